@@ -1,0 +1,45 @@
+// engine/movegen.h: legal moves of every phase under the rule options (SPEC 3-6, 8).
+//
+// Placement (SPEC 6.1), heart placement (6.2) and play (3-5), with GoalSafety (SPEC 8)
+// applied by trying each move. Generation reads Rules; it never checks a rule of its own.
+#pragma once
+
+#include <array>
+#include <cstddef>
+
+#include "position.h"
+
+namespace klinzha {
+
+/// A fixed-capacity list of moves (no allocation). 1024 is above the most moves any
+/// position can have (three full sets under PowerVanguard stay below 700).
+struct MoveList {
+    std::array<Move, 1024> moves;
+    std::size_t size = 0;
+    void push(Move m) { moves[size++] = m; }
+    const Move* begin() const { return moves.data(); }
+    const Move* end() const { return moves.data() + size; }
+    Move* begin() { return moves.data(); }
+    Move* end() { return moves.data() + size; }
+    bool contains(Move m) const;
+};
+
+/// Appends every legal move of the player to move to `list` (cleared first). A finished
+/// game (Position::game_over) has none.
+void generate_legal(const Position& pos, MoveList& list);
+
+/// Number of legal moves (faster than generate_legal when GoalSafety is off).
+std::size_t count_legal(const Position& pos);
+
+/// True if the player to move has at least one legal move.
+bool has_legal_move(const Position& pos);
+
+/// True if m is a legal move in pos.
+bool is_legal(const Position& pos, Move m);
+
+/// True if `attacker` has a move, legal but for GoalSafety and whoever's turn it is, that
+/// ends on the heart of `victim` and so captures it (SPEC 4, 8). False if victim has no
+/// heart on the board or attacker is out.
+bool attacks_heart(const Position& pos, Colour attacker, Colour victim);
+
+}  // namespace klinzha

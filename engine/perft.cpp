@@ -1,0 +1,35 @@
+// engine/perft.cpp: SPEC 12.
+#include "perft.h"
+
+#include "movegen.h"
+#include "notation.h"
+
+namespace klinzha {
+
+std::uint64_t perft(Position& pos, int depth) {
+    if (depth == 0) return 1;
+    if (depth == 1) return count_legal(pos);
+    MoveList list;
+    generate_legal(pos, list);
+    std::uint64_t n = 0;
+    for (Move m : list) {
+        pos.do_move(m);
+        n += perft(pos, depth - 1);
+        pos.undo_move();
+    }
+    return n;
+}
+
+std::vector<std::pair<std::string, std::uint64_t>> perft_divide(Position& pos, int depth) {
+    std::vector<std::pair<std::string, std::uint64_t>> out;
+    MoveList list;
+    generate_legal(pos, list);
+    for (Move m : list) {
+        pos.do_move(m);
+        out.emplace_back(move_to_string(m), perft(pos, depth - 1));
+        pos.undo_move();
+    }
+    return out;
+}
+
+}  // namespace klinzha

@@ -1,0 +1,21 @@
+// engine/perft.h: perft (SPEC 12): the number of legal move sequences of a given length.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "position.h"
+
+namespace klinzha {
+
+/// perft(depth) from pos (pos is restored). Bulk-counts at the last ply. A finished game
+/// or a player with no legal move has no children (SPEC 12).
+std::uint64_t perft(Position& pos, int depth);
+
+/// The divide: each legal move (protocol string) with perft(depth - 1) after it, in
+/// generation order. depth must be >= 1.
+std::vector<std::pair<std::string, std::uint64_t>> perft_divide(Position& pos, int depth);
+
+}  // namespace klinzha

@@ -1,0 +1,85 @@
+// engine/types.h: the game's basic vocabulary: colours, piece types, phases, cells, moves.
+//
+// Source: SPEC sections 1-2 (board, players, pieces), 6 (phases), 9 (move strings).
+// Colours are indexed in turn order (Green, Blue, Black) and walked with next(); no code
+// assumes two players.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace klinzha {
+
+/// A player colour, in turn order (SPEC 2). Green places and moves first.
+enum Colour : std::uint8_t { GREEN = 0, BLUE = 1, BLACK = 2, NO_COLOUR = 3 };
+inline constexpr int kColours = 3;
+inline constexpr std::array<char, kColours> kColourChar = {'g', 'b', 'k'};
+
+/// Piece types (SPEC 2, RH App. E letters). HEART is not a piece: it is kept apart.
+enum PieceType : std::uint8_t {
+    QUEEN = 0,
+    ROOK = 1,
+    BISHOP = 2,
+    KNIGHT = 3,
+    PAWN = 4,
+    WALL = 5,
+    HEART = 6,
+    NO_PIECE_TYPE = 7
+};
+inline constexpr int kPieceTypes = 6;  // real pieces, HEART excluded
+inline constexpr std::array<char, 7> kPieceChar = {'Q', 'R', 'B', 'N', 'P', 'W', 'H'};
+/// How many of each piece type one set holds (SPEC 2): Q R B N N P P P W = nine pieces.
+inline constexpr std::array<int, kPieceTypes> kSetCount = {1, 1, 1, 2, 3, 1};
+inline constexpr int kSetSize = 9;
+
+/// True for the carriers of SPEC 2 (Q, R, P): the pieces that may carry their heart.
+constexpr bool is_carrier(PieceType t) {
+    return t == QUEEN || t == ROOK || t == PAWN;
+}
+
+/// The phases of SPEC 6.
+enum class Phase : std::uint8_t { Place = 0, Heart = 1, Play = 2 };
+
+/// A cell index 0..80: row r (a=1..i=9) holds indices (r-1)^2 .. r^2-1, left to right as
+/// drawn in SPEC 1 (so i99 is 64 and i11 is 80). NO_CELL marks "none".
+using Cell = std::uint8_t;
+inline constexpr int kCells = 81;
+inline constexpr Cell NO_CELL = 0xFF;
+
+/// A move of any phase, packed in 32 bits:
+///   bits 0-6  : destination cell (to)
+///   bits 7-13 : origin cell (from), play moves only
+///   bits 14-16: kind (see Kind)
+///   bits 17-19: piece type, placements only
+///   bit  20   : the carrier takes its heart along (play moves from the own heart's cell)
+/// Move() (all zero) is "no move"; Move::null() is the null move `0000` of SPEC 9.
+class Move {
+  public:
+    enum Kind : std::uint32_t { None = 0, Normal = 1, Place = 2, PlaceHeart = 3, Null = 4 };
+
+    constexpr Move() = default;
+    static constexpr Move normal(Cell from, Cell to, bool carry = false) {
+        return Move(to | (std::uint32_t(from) << 7) | (Normal << 14) | (carry ? 1u << 20 : 0));
+    }
+    static constexpr Move place(PieceType t, Cell to) {
+        return Move(to | (Place << 14) | (std::uint32_t(t) << 17));
+    }
+    static constexpr Move place_heart(Cell to) { return Move(to | (PlaceHeart << 14)); }
+    static constexpr Move null() { return Move(Null << 14); }
+
+    constexpr Cell to() const { return Cell(data_ & 0x7F); }
+    constexpr Cell from() const { return Cell((data_ >> 7) & 0x7F); }
+    constexpr Kind kind() const { return Kind((data_ >> 14) & 7); }
+    constexpr PieceType placed_type() const { return PieceType((data_ >> 17) & 7); }
+    constexpr bool carries_heart() const { return (data_ >> 20) & 1; }
+    constexpr std::uint32_t raw() const { return data_; }
+    constexpr bool is_none() const { return data_ == 0; }
+
+    constexpr bool operator==(const Move&) const = default;
+
+  private:
+    constexpr explicit Move(std::uint32_t d) : data_(d) {}
+    std::uint32_t data_ = 0;
+};
+
+}  // namespace klinzha

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# tools/setup.sh: the project's one entry point on a fresh Debian machine.
+#
+#   tools/setup.sh run  [engine args...]  install packages, build Release, start klinzha
+#   tools/setup.sh test [ctest args...]   install packages, build Release and a sanitizer
+#                                         build, run every test (slow ones included)
+#   tools/setup.sh build                  install packages and build Release only
+#
+# Installing is idempotent: Debian packages are installed only when dpkg says they are
+# missing. Environment: KLINZHA_SKIP_SLOW=1 skips tests labelled `slow`;
+# KLINZHA_NO_SANITIZE=1 skips the AddressSanitizer/UBSan build.
+set -euo pipefail
+
+top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+packages=(g++ cmake make libboost-program-options-dev doctest-dev libspdlog-dev)
+
+install_packages() {
+    local missing=()
+    for p in "${packages[@]}"; do
+        dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "setup: installing ${missing[*]}" >&2
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2
+}
+
+jobs="$(nproc 2>/dev/null || echo 2)"
+
+build() {  # build <dir> <cmake args...>
+    local dir="$1"; shift
+    cmake -S "$top" -B "$top/$dir" "$@" >&2
+    cmake --build "$top/$dir" -j "$jobs" >&2
+}
+
+cmd="${1:-run}"
+[ $# -gt 0 ] && shift
+install_packages
+case "$cmd" in
+    build)
+        build build/release -DCMAKE_BUILD_TYPE=Release
+        ;;
+    run)
+        build build/release -DCMAKE_BUILD_TYPE=Release
+        exec "$top/build/release/klinzha" "$@"
+        ;;
+    test)
+        build build/release -DCMAKE_BUILD_TYPE=Release
+        label_args=()
+        [ "${KLINZHA_SKIP_SLOW:-0}" = 1 ] && label_args=(-LE slow)
+        (cd "$top/build/release" && ctest --output-on-failure -j "$jobs" "${label_args[@]}" "$@")
+        if [ "${KLINZHA_NO_SANITIZE:-0}" != 1 ]; then
+            build build/sanitize -DCMAKE_BUILD_TYPE=Debug -DKLINZHA_SANITIZE=ON
+            (cd "$top/build/sanitize" && ctest --output-on-failure -j "$jobs" -LE slow "$@")
+        fi
+        ;;
+    *)
+        echo "usage: tools/setup.sh run|test|build [args...]" >&2
+        exit 2
+        ;;
+esac
