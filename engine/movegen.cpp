@@ -203,6 +203,24 @@ bool is_legal(const Position& pos, Move m) {
     return l.contains(m);
 }
 
+Reach reach_of(const Position& pos, Colour c) {
+    Reach r;
+    std::array<Cell, kColours> hearts{pos.heart(GREEN), pos.heart(BLUE), pos.heart(BLACK)};
+    Bitboard last_from_on_heart[kColours] = {0, 0, 0};
+    play_moves(pos, c, kAllCells, [&](Move m) {
+        r.targets |= bit(m.to());
+        r.mobile |= bit(m.from());
+        ++r.moves;
+        for (int x = 0; x < kColours; ++x)
+            if (x != c && hearts[x] == m.to() && !test(last_from_on_heart[x], m.from())) {
+                last_from_on_heart[x] |= bit(m.from());
+                ++r.heart_attackers[x];
+            }
+        return false;
+    });
+    return r;
+}
+
 bool attacks_heart(const Position& pos, Colour attacker, Colour victim) {
     const Cell h = pos.heart(victim);
     if (h == NO_CELL || !pos.is_in(attacker) || attacker == victim) return false;

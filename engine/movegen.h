@@ -42,4 +42,16 @@ bool is_legal(const Position& pos, Move m);
 /// heart on the board or attacker is out.
 bool attacks_heart(const Position& pos, Colour attacker, Colour victim);
 
+/// What colour c's pieces can do in play (moves legal but for GoalSafety and the turn):
+/// the evaluation's raw material (eval/). Works in every phase on the men on the board.
+struct Reach {
+    Bitboard targets = 0;  ///< every cell some piece of c can move to
+    Bitboard mobile = 0;   ///< cells of c's pieces that have at least one move
+    int moves = 0;         ///< number of such moves (carry variants included)
+    std::array<int, kColours> heart_attackers{};  ///< pieces of c that can take colour x's heart
+};
+
+/// The Reach of colour c in pos.
+Reach reach_of(const Position& pos, Colour c);
+
 }  // namespace klinzha

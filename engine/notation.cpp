@@ -135,4 +135,35 @@ std::variant<Move, std::string> parse_algebraic(const Position& pos, std::string
     return "'" + std::string(s) + "': names no legal move here";
 }
 
+std::string draw_board(const Position& pos) {
+    std::string out;
+    for (int r = 9; r >= 1; --r) {
+        std::string line(1, char('a' + r - 1));
+        line += std::string(std::size_t(1 + (9 - r) * 2), ' ');
+        for (int i = 0; i < 2 * r - 1; ++i) {
+            Cell c = Cell((r - 1) * (r - 1) + i);
+            std::string tok = " . ";
+            if (test(geo::separators(), c)) tok = " + ";
+            Man m = pos.man_on(c);
+            if (m != kNoMan) {
+                tok = {kColourChar[man_colour(m)], kPieceChar[man_type(m)], ' '};
+                if (pos.heart(man_colour(m)) == c) tok[2] = '*';
+            } else {
+                for (int col = 0; col < kColours; ++col)
+                    if (pos.heart(Colour(col)) == c) tok = {kColourChar[col], 'H', ' '};
+            }
+            line += tok;
+            line += ' ';
+        }
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out += line;
+        out += '\n';
+    }
+    const char* phase = pos.phase() == Phase::Place   ? "place"
+                        : pos.phase() == Phase::Heart ? "heart"
+                                                      : "play";
+    out += std::string("to move: ") + kColourChar[pos.to_move()] + ", phase: " + phase;
+    return out;
+}
+
 }  // namespace klinzha

@@ -29,4 +29,9 @@ std::string to_algebraic(const Position& pos, Move m);
 /// (no such move, or ambiguous).
 std::variant<Move, std::string> parse_algebraic(const Position& pos, std::string_view s);
 
+/// A drawing of the board for people (SPEC 13 `d`): rows i (top) to a, each cell as
+/// colour letter + piece letter (`gQ`), `*` after a carrier that holds its heart, `gH` for a
+/// heart alone, `.` for an empty cell and `+` for an empty separator. Ends without newline.
+std::string draw_board(const Position& pos);
+
 }  // namespace klinzha

@@ -66,6 +66,8 @@ class Move {
     }
     static constexpr Move place_heart(Cell to) { return Move(to | (PlaceHeart << 14)); }
     static constexpr Move null() { return Move(Null << 14); }
+    /// The move whose raw() is r (for tables that store moves as integers).
+    static constexpr Move from_raw(std::uint32_t r) { return Move(r); }
 
     constexpr Cell to() const { return Cell(data_ & 0x7F); }
     constexpr Cell from() const { return Cell((data_ >> 7) & 0x7F); }

@@ -1,0 +1,127 @@
+// eval/evaluate.cpp: terms and weights of the evaluation (see evaluate.h).
+#include "evaluate.h"
+
+#include <array>
+#include <cstdio>
+#include <sstream>
+
+#include "engine/geometry.h"
+#include "engine/movegen.h"
+
+namespace klinzha::eval {
+namespace {
+
+/// Every weight of the evaluation, in centi-pawns.
+struct Weights {
+    int mobility = 4;             ///< per move available
+    int shut_in = 25;             ///< per piece (walls aside) with no move
+    int heart_attacker = 90;      ///< per opposing piece that can take the heart now
+    int carrier_near_heart = 18;  ///< per own carrier within 2 steps of the heart
+    int heart_alone = 35;         ///< the heart stands alone (cannot flee with a carrier)
+    int heart_carried = 20;       ///< carried by a carrier (can move with it)
+    int enemy_near_heart = 12;    ///< per opposing piece within 3 steps of the heart
+    int zone_shield = 10;         ///< per own wall-zone cell within 2 steps of the heart
+    int target_pressure = 2;      ///< per cell our pieces reach
+};
+constexpr Weights W;
+
+enum Term { Material, Mobility, ShutIn, HeartSafety, Walls, Pressure, kTerms };
+const char* kTermName[kTerms] = {"material",     "mobility", "shut-in",
+                                 "heart safety", "walls",    "pressure"};
+
+using Terms = std::array<int, kTerms>;
+
+Terms terms_for(const Position& pos, Colour c, const std::array<Reach, kColours>& reach) {
+    Terms t{};
+    for (int pt = 0; pt < kPieceTypes; ++pt)
+        t[Material] += kPieceValue[pt] * popcount(pos.pieces(c, PieceType(pt)));
+    const Reach& r = reach[c];
+    t[Mobility] = W.mobility * r.moves;
+    Bitboard movers = pos.pieces(c) & ~pos.pieces(c, WALL);
+    if (pos.phase() == Phase::Play) t[ShutIn] = -W.shut_in * popcount(movers & ~r.mobile);
+    t[Pressure] = W.target_pressure * popcount(r.targets);
+
+    const Cell h = pos.heart(c);
+    if (h != NO_CELL) {
+        int s = 0;
+        for (int o = 0; o < kColours; ++o) {
+            if (o == c || !pos.is_in(Colour(o))) continue;
+            s -= W.heart_attacker * reach[o].heart_attackers[c];
+            for_each_cell(pos.pieces(Colour(o)) & ~pos.pieces(Colour(o), WALL), [&](Cell sq) {
+                if (geo::distance(sq, h) <= 3) s -= W.enemy_near_heart;
+            });
+        }
+        Bitboard carriers = pos.pieces(c, QUEEN) | pos.pieces(c, ROOK) | pos.pieces(c, PAWN);
+        for_each_cell(carriers, [&](Cell sq) {
+            if (sq != h && geo::distance(sq, h) <= 2) s += W.carrier_near_heart;
+        });
+        s += test(carriers, h) ? W.heart_carried : -W.heart_alone;
+        t[HeartSafety] = s;
+        int w = 0;
+        for_each_cell(pos.zones(c), [&](Cell z) {
+            if (geo::distance(z, h) <= 2) w += W.zone_shield;
+        });
+        t[Walls] = w;
+    }
+    return t;
+}
+
+std::array<Terms, kColours> all_terms(const Position& pos) {
+    std::array<Reach, kColours> reach{};
+    for (int c = 0; c < kColours; ++c)
+        if (pos.is_in(Colour(c))) reach[c] = reach_of(pos, Colour(c));
+    std::array<Terms, kColours> terms{};
+    for (int c = 0; c < kColours; ++c)
+        if (pos.is_in(Colour(c))) terms[c] = terms_for(pos, Colour(c), reach);
+    return terms;
+}
+
+int sum(const Terms& t) {
+    int s = 0;
+    for (int v : t) s += v;
+    return s;
+}
+
+}  // namespace
+
+int evaluate(const Position& pos, Colour us) {
+    auto terms = all_terms(pos);
+    int mine = sum(terms[us]);
+    int others = 0, n = 0;
+    for (int c = 0; c < kColours; ++c)
+        if (c != us && pos.is_in(Colour(c))) {
+            others += sum(terms[c]);
+            ++n;
+        }
+    return n ? mine - others / n : mine;
+}
+
+int evaluate_for_mover(const Position& pos, Colour root) {
+    int v = evaluate(pos, root);
+    return pos.to_move() == root ? v : -v;
+}
+
+std::string trace(const Position& pos) {
+    auto terms = all_terms(pos);
+    std::ostringstream o;
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%-14s %8s %8s %8s", "term", "green", "blue", "black");
+    o << buf << '\n';
+    auto cell = [&](int c, int v) {
+        return pos.is_in(Colour(c)) ? std::to_string(v) : std::string("-");
+    };
+    for (int t = 0; t < kTerms; ++t) {
+        std::snprintf(buf, sizeof buf, "%-14s %8s %8s %8s", kTermName[t],
+                      cell(0, terms[0][t]).c_str(), cell(1, terms[1][t]).c_str(),
+                      cell(2, terms[2][t]).c_str());
+        o << buf << '\n';
+    }
+    std::snprintf(buf, sizeof buf, "%-14s %8s %8s %8s", "total", cell(0, sum(terms[0])).c_str(),
+                  cell(1, sum(terms[1])).c_str(), cell(2, sum(terms[2])).c_str());
+    o << buf << '\n';
+    o << "Evaluation for the player to move (" << kColourChar[pos.to_move()]
+      << "): " << evaluate(pos, pos.to_move()) << " cp";
+    return o.str();
+}
+
+}  // namespace klinzha::eval

@@ -1,0 +1,271 @@
+// protocol/options.cpp: the option table (see options.h).
+#include "options.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "engine/rules.h"
+
+namespace klinzha::uci {
+namespace {
+
+Outcome ok(std::string note = {}) {
+    return {true, std::move(note)};
+}
+Outcome fail(std::string why) {
+    return {false, std::move(why)};
+}
+
+/// An apply for one boolean rule option of SPEC 8.
+std::function<Outcome(OptionContext&, const std::string&)> rule_option(const char* name) {
+    return [name](OptionContext& ctx, const std::string& v) {
+        Rules r = ctx.engine.rules();
+        if (auto err = r.set(name, v)) return fail(*err);
+        auto note = ctx.engine.set_rules(r);
+        return ok(note ? *note : "");
+    };
+}
+
+std::vector<Option> make_table() {
+    using T = Option::Type;
+    std::vector<Option> t;
+    t.push_back({"Hash",
+                 T::Spin,
+                 "16",
+                 1,
+                 65536,
+                 {},
+                 "transposition table size in MiB",
+                 [](OptionContext& c, const std::string& v) {
+                     auto err = c.engine.set_hash(std::stoi(v));
+                     return err ? fail(*err) : ok();
+                 }});
+    t.push_back({"Clear Hash",
+                 T::Button,
+                 "",
+                 0,
+                 0,
+                 {},
+                 "empty the transposition table",
+                 [](OptionContext& c, const std::string&) {
+                     c.engine.clear_hash();
+                     return ok();
+                 }});
+    t.push_back({"Threads",
+                 T::Spin,
+                 "1",
+                 1,
+                 256,
+                 {},
+                 "search threads (Lazy SMP)",
+                 [](OptionContext& c, const std::string& v) {
+                     c.engine.set_threads(std::stoi(v));
+                     return ok();
+                 }});
+    t.push_back({"MultiPV",
+                 T::Spin,
+                 "1",
+                 1,
+                 256,
+                 {},
+                 "principal variations reported",
+                 [](OptionContext& c, const std::string& v) {
+                     c.engine.set_multipv(std::stoi(v));
+                     return ok();
+                 }});
+    t.push_back({"Move Overhead",
+                 T::Spin,
+                 "30",
+                 0,
+                 10000,
+                 {},
+                 "ms kept in hand per move for communication delays",
+                 [](OptionContext& c, const std::string& v) {
+                     c.engine.set_move_overhead(std::stoi(v));
+                     return ok();
+                 }});
+    t.push_back({"Ponder",
+                 T::Check,
+                 "false",
+                 0,
+                 0,
+                 {},
+                 "the GUI may send go ponder",
+                 [](OptionContext&, const std::string&) { return ok(); }});
+    t.push_back({"Players",
+                 T::Spin,
+                 "2",
+                 2,
+                 3,
+                 {},
+                 "players of `position startpos` (2 or 3)",
+                 [](OptionContext& c, const std::string& v) {
+                     c.engine.set_players(std::stoi(v));
+                     return ok();
+                 }});
+    t.push_back({"UCI_Variant",
+                 T::Combo,
+                 "romulan-heart",
+                 0,
+                 0,
+                 {"romulan-heart", "klin-zha-open"},
+                 "rule preset: sets every rule option (SPEC 8)",
+                 [](OptionContext& c, const std::string& v) {
+                     auto r = Rules::preset(v);
+                     if (!r) return fail("unknown variant '" + v + "'");
+                     if (iequals(v, "klin-zha-open")) c.engine.set_players(2);
+                     auto note = c.engine.set_rules(*r);
+                     return ok(note ? *note : "");
+                 }});
+    t.push_back({"GoalSafety",
+                 T::Check,
+                 "false",
+                 0,
+                 0,
+                 {},
+                 "no move may leave the own heart open to capture (Loyd, RH V2)",
+                 rule_option("GoalSafety")});
+    t.push_back({"PowerVanguard",
+                 T::Check,
+                 "false",
+                 0,
+                 0,
+                 {},
+                 "pawns move 1 or 2 steps, any path (RH V9)",
+                 rule_option("PowerVanguard")});
+    t.push_back({"FlierJumpsWalls",
+                 T::Check,
+                 "true",
+                 0,
+                 0,
+                 {},
+                 "false: knights may not jump over an opposing wall (Italian rules)",
+                 rule_option("FlierJumpsWalls")});
+    t.push_back({"ForwardPlacement",
+                 T::Check,
+                 "false",
+                 0,
+                 0,
+                 {},
+                 "separators usable for setup by both neighbouring regions (RH V10)",
+                 rule_option("ForwardPlacement")});
+    t.push_back({"AlternatingPlacement",
+                 T::Check,
+                 "false",
+                 0,
+                 0,
+                 {},
+                 "players place one piece each in turn, hearts last (RH V11)",
+                 rule_option("AlternatingPlacement")});
+    t.push_back({"Baseline",
+                 T::Combo,
+                 "none",
+                 0,
+                 0,
+                 {"none", "random", "greedy"},
+                 "weaker reference player: random mover or greedy one-ply player",
+                 [](OptionContext& c, const std::string& v) {
+                     c.engine.set_baseline(iequals(v, "random")   ? Baseline::Random
+                                           : iequals(v, "greedy") ? Baseline::Greedy
+                                                                  : Baseline::Normal);
+                     return ok();
+                 }});
+    t.push_back({"Debug Log File",
+                 T::String,
+                 "",
+                 0,
+                 0,
+                 {},
+                 "log every protocol line in and out, with a timestamp, to this file",
+                 [](OptionContext& c, const std::string& v) {
+                     auto err = c.set_log_file(v);
+                     return err ? fail(*err) : ok();
+                 }});
+    return t;
+}
+
+const char* type_name(Option::Type t) {
+    switch (t) {
+        case Option::Type::Check:
+            return "check";
+        case Option::Type::Spin:
+            return "spin";
+        case Option::Type::Combo:
+            return "combo";
+        case Option::Type::Button:
+            return "button";
+        case Option::Type::String:
+            return "string";
+    }
+    return "string";
+}
+
+}  // namespace
+
+const std::vector<Option>& options() {
+    static const std::vector<Option> table = make_table();
+    return table;
+}
+
+const Option* find_option(std::string_view name) {
+    for (const auto& o : options())
+        if (iequals(o.name, name) || iequals(cli_name(o), name)) return &o;
+    return nullptr;
+}
+
+Outcome set_option(OptionContext& ctx, std::string_view name, std::string_view value) {
+    const Option* o = find_option(name);
+    if (!o) return fail("unknown option '" + std::string(name) + "'");
+    std::string v(value);
+    switch (o->type) {
+        case Option::Type::Check: {
+            auto b = parse_bool(v);
+            if (!b) return fail("option " + o->name + " takes true or false, not '" + v + "'");
+            v = *b ? "true" : "false";
+            break;
+        }
+        case Option::Type::Spin: {
+            long long n = 0;
+            auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+            if (v.empty() || ec != std::errc() || p != v.data() + v.size())
+                return fail("option " + o->name + " takes a whole number, not '" + v + "'");
+            if (n < o->min || n > o->max)
+                return fail("option " + o->name + " must be in " + std::to_string(o->min) + ".." +
+                            std::to_string(o->max) + ", not " + v);
+            v = std::to_string(n);
+            break;
+        }
+        case Option::Type::Combo: {
+            auto it = std::find_if(o->vars.begin(), o->vars.end(),
+                                   [&](const std::string& c) { return iequals(c, v); });
+            if (it == o->vars.end())
+                return fail("option " + o->name + " has no choice '" + v + "'");
+            v = *it;
+            break;
+        }
+        case Option::Type::Button:
+        case Option::Type::String:
+            break;
+    }
+    return o->apply(ctx, v);
+}
+
+std::string option_line(const Option& o) {
+    std::string s = "option name " + o.name + " type " + type_name(o.type);
+    if (o.type == Option::Type::Button) return s;
+    s += " default " + (o.type == Option::Type::String && o.default_value.empty()
+                            ? std::string("<empty>")
+                            : o.default_value);
+    if (o.type == Option::Type::Spin)
+        s += " min " + std::to_string(o.min) + " max " + std::to_string(o.max);
+    for (const auto& v : o.vars) s += " var " + v;
+    return s;
+}
+
+std::string cli_name(const Option& o) {
+    std::string s = o.name;
+    std::replace(s.begin(), s.end(), ' ', '-');
+    return s;
+}
+
+}  // namespace klinzha::uci

@@ -1,0 +1,342 @@
+// protocol/uci.cpp: see uci.h. Source: SPEC 13.
+#include "uci.h"
+
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+#include <cstdio>
+#include <istream>
+#include <sstream>
+
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "eval/evaluate.h"
+
+namespace klinzha::uci {
+
+void OutputSink::line(std::string_view s) {
+    std::lock_guard lock(mutex_);
+    std::string l(s);
+    l += '\n';
+    write_(l);
+    if (log_) log_->info(">> {}", s);
+}
+
+void OutputSink::log_input(std::string_view s) {
+    std::lock_guard lock(mutex_);
+    if (log_) log_->info("<< {}", s);
+}
+
+std::optional<std::string> OutputSink::set_log_file(const std::string& path) {
+    std::lock_guard lock(mutex_);
+    if (path.empty() || path == "<empty>") {
+        if (log_) log_->flush();
+        log_.reset();
+        return std::nullopt;
+    }
+    try {
+        auto sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(path, false);
+        auto logger = std::make_shared<spdlog::logger>("protocol", sink);
+        logger->set_pattern("[%Y-%m-%d %H:%M:%S.%e] %v");
+        logger->set_level(spdlog::level::info);
+        logger->flush_on(spdlog::level::info);
+        log_ = logger;
+    } catch (const spdlog::spdlog_ex& e) {
+        return "cannot open debug log file '" + path + "': " + e.what();
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+std::vector<std::string> tokenize(std::string_view line) {
+    std::vector<std::string> t;
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+        std::size_t j = i;
+        while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
+        if (j > i) t.emplace_back(line.substr(i, j - i));
+        i = j;
+    }
+    return t;
+}
+
+std::optional<std::int64_t> parse_i64(const std::string& s) {
+    std::int64_t v = 0;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+    return v;
+}
+
+std::string printable(std::string_view s) {
+    std::string out;
+    for (char c : s.substr(0, 60)) out += (c >= 32 && c < 127) ? c : '?';
+    if (s.size() > 60) out += "...";
+    return out;
+}
+
+}  // namespace
+
+std::string info_line(const SearchInfo& i) {
+    std::ostringstream o;
+    o << "info depth " << i.depth << " seldepth " << i.seldepth << " multipv " << i.multipv
+      << " score ";
+    if (i.mate_in)
+        o << "mate " << i.mate_in;
+    else
+        o << "cp " << i.score;
+    if (i.bound == BOUND_LOWER) o << " lowerbound";
+    if (i.bound == BOUND_UPPER) o << " upperbound";
+    std::int64_t nps = i.time_ms > 0 ? std::int64_t(i.nodes * 1000 / std::uint64_t(i.time_ms)) : 0;
+    o << " nodes " << i.nodes << " nps " << nps << " time " << i.time_ms << " hashfull "
+      << i.hashfull << " pv";
+    for (Move m : i.pv) o << ' ' << move_to_string(m);
+    return o.str();
+}
+
+UciSession::UciSession(OutputSink::Writer write)
+    : sink_(std::move(write)),
+      engine_(std::make_unique<Engine>(SearchCallbacks{
+          [this](const SearchInfo& i) { sink_.line(info_line(i)); },
+          [this](Move best, Move ponder) {
+              std::string s =
+                  "bestmove " + (best.is_none() ? std::string("0000") : move_to_string(best));
+              if (!ponder.is_none()) s += " ponder " + move_to_string(ponder);
+              sink_.line(s);
+          },
+          [this](const std::string& s) { sink_.line("info string " + s); }})),
+      ctx_{*engine_, [this](const std::string& p) { return sink_.set_log_file(p); }} {}
+
+UciSession::~UciSession() {
+    engine_->stop();
+    engine_->wait();
+}
+
+void UciSession::error(const std::string& what) {
+    sink_.line("info string error: " + what);
+}
+
+Outcome UciSession::set_option(std::string_view name, std::string_view value) {
+    return klinzha::uci::set_option(ctx_, name, value);
+}
+
+void UciSession::loop(std::istream& in) {
+    std::string line;
+    while (std::getline(in, line))
+        if (!handle_command(line)) return;
+    engine_->stop();
+    engine_->wait();
+}
+
+bool UciSession::handle_command(std::string_view line) {
+    sink_.log_input(line);
+    auto t = tokenize(line);
+    if (t.empty()) return true;
+    const std::string& cmd = t[0];
+    spdlog::debug("command: {}", printable(line));
+    if (cmd == "quit") {
+        engine_->stop();
+        engine_->wait();
+        return false;
+    }
+    if (cmd == "isready") {
+        sink_.line("readyok");
+    } else if (cmd == "uci") {
+        cmd_uci();
+    } else if (cmd == "stop") {
+        engine_->stop();
+    } else if (cmd == "ponderhit") {
+        engine_->ponderhit();
+    } else if (cmd == "debug") {
+        if (t.size() != 2 || (t[1] != "on" && t[1] != "off")) error("debug takes on or off");
+    } else if (cmd == "ucinewgame") {
+        engine_->new_game();
+    } else if (cmd == "setoption") {
+        cmd_setoption(t);
+    } else if (cmd == "position") {
+        cmd_position(t);
+    } else if (cmd == "go") {
+        cmd_go(t);
+    } else if (cmd == "d") {
+        const Position& p = engine_->position();
+        std::istringstream board(draw_board(p));
+        for (std::string l; std::getline(board, l);) sink_.line(l);
+        sink_.line("Fen: " + p.fen());
+        char key[32];
+        std::snprintf(key, sizeof key, "%016llX", static_cast<unsigned long long>(p.key()));
+        sink_.line(std::string("Key: ") + key);
+    } else if (cmd == "eval") {
+        std::istringstream tr(eval::trace(engine_->position()));
+        for (std::string l; std::getline(tr, l);) sink_.line(l);
+    } else if (cmd == "bench") {
+        cmd_bench(t);
+    } else {
+        error("unknown command '" + printable(cmd) + "'");
+    }
+    return true;
+}
+
+void UciSession::cmd_uci() {
+    sink_.line(std::string("id name klinzha ") + KLINZHA_VERSION);
+    sink_.line("id author the klinzha developers");
+    for (const auto& o : options()) sink_.line(option_line(o));
+    sink_.line("uciok");
+}
+
+void UciSession::cmd_setoption(const std::vector<std::string>& t) {
+    if (engine_->searching()) return error("setoption: not while searching (send stop first)");
+    if (t.size() < 3 || t[1] != "name")
+        return error("setoption: expected 'setoption name <name> [value <v>]'");
+    std::string name, value;
+    std::size_t i = 2;
+    for (; i < t.size() && t[i] != "value"; ++i) name += (name.empty() ? "" : " ") + t[i];
+    bool has_value = i < t.size();
+    for (++i; i < t.size(); ++i) value += (value.empty() ? "" : " ") + t[i];
+    const Option* o = find_option(name);
+    if (!o) return error("setoption: unknown option '" + printable(name) + "'");
+    if (o->type != Option::Type::Button && o->type != Option::Type::String &&
+        (!has_value || value.empty()))
+        return error("setoption: option " + o->name + " needs a value");
+    auto r = set_option(name, value);
+    if (!r.ok) return error("setoption: " + r.message);
+    if (!r.message.empty()) sink_.line("info string " + r.message);
+}
+
+void UciSession::cmd_position(const std::vector<std::string>& t) {
+    if (t.size() < 2) return error("position: expected 'startpos' or 'fen <8 fields>'");
+    std::optional<std::string> fen;
+    std::size_t i = 1;
+    if (t[1] == "startpos") {
+        i = 2;
+    } else if (t[1] == "fen") {
+        std::string f;
+        for (i = 2; i < t.size() && t[i] != "moves"; ++i) f += (f.empty() ? "" : " ") + t[i];
+        if (f.empty()) return error("position: fen needs a position string (8 fields)");
+        fen = f;
+    } else {
+        return error("position: expected 'startpos' or 'fen', not '" + printable(t[1]) + "'");
+    }
+    std::vector<std::string> moves;
+    if (i < t.size()) {
+        if (t[i] != "moves")
+            return error("position: expected 'moves', not '" + printable(t[i]) + "'");
+        moves.assign(t.begin() + std::ptrdiff_t(i) + 1, t.end());
+    }
+    if (auto err = engine_->set_position(fen, moves)) error(*err);
+}
+
+void UciSession::cmd_go(const std::vector<std::string>& t) {
+    if (engine_->searching()) return error("go: a search is running (send stop first)");
+    SearchLimits lim;
+    const Position& pos = engine_->position();
+    auto colour_of = [](char c) { return c == 'g' || c == 'w' ? 0 : c == 'b' ? 1 : 2; };
+    for (std::size_t i = 1; i < t.size(); ++i) {
+        const std::string& k = t[i];
+        auto number = [&](std::int64_t lo, std::int64_t hi) -> std::optional<std::int64_t> {
+            if (i + 1 >= t.size()) {
+                error("go: " + k + " needs a number");
+                return std::nullopt;
+            }
+            auto v = parse_i64(t[++i]);
+            if (!v || *v < lo || *v > hi) {
+                error("go: " + k + " takes a whole number in " + std::to_string(lo) + ".." +
+                      std::to_string(hi) + ", not '" + printable(t[i]) + "'");
+                return std::nullopt;
+            }
+            return v;
+        };
+        constexpr std::int64_t kMaxMs = std::int64_t(1) << 40;
+        if (k == "gtime" || k == "wtime" || k == "btime" || k == "ktime") {
+            auto v = number(-kMaxMs, kMaxMs);
+            if (!v) return;
+            lim.time[colour_of(k[0])] = std::max<std::int64_t>(0, *v);
+        } else if (k == "ginc" || k == "winc" || k == "binc" || k == "kinc") {
+            auto v = number(0, kMaxMs);
+            if (!v) return;
+            lim.inc[colour_of(k[0])] = *v;
+        } else if (k == "gdelay" || k == "wdelay" || k == "bdelay" || k == "kdelay") {
+            auto v = number(0, kMaxMs);
+            if (!v) return;
+            lim.delay[colour_of(k[0])] = *v;
+        } else if (k == "movestogo") {
+            auto v = number(0, 100000);
+            if (!v) return;
+            lim.movestogo = int(*v);
+        } else if (k == "movetime") {
+            auto v = number(0, kMaxMs);
+            if (!v) return;
+            lim.movetime = *v;
+        } else if (k == "depth") {
+            auto v = number(1, 100);
+            if (!v) return;
+            lim.depth = int(*v);
+        } else if (k == "nodes") {
+            auto v = number(1, std::int64_t(1) << 50);
+            if (!v) return;
+            lim.nodes = std::uint64_t(*v);
+        } else if (k == "mate") {
+            auto v = number(1, 100);
+            if (!v) return;
+            lim.mate = int(*v);
+        } else if (k == "perft") {
+            auto v = number(1, 12);
+            if (!v) return;
+            lim.perft = int(*v);
+        } else if (k == "infinite") {
+            lim.infinite = true;
+        } else if (k == "ponder") {
+            lim.ponder = true;
+        } else if (k == "searchmoves") {
+            for (; i + 1 < t.size(); ++i) {
+                auto r = parse_move(pos, t[i + 1]);
+                if (auto* m = std::get_if<Move>(&r)) {
+                    lim.searchmoves.push_back(*m);
+                    continue;
+                }
+                // A go keyword ends the list; anything else is a bad move.
+                static const char* keys[] = {"gtime",  "wtime",  "btime",     "ktime",    "ginc",
+                                             "winc",   "binc",   "kinc",      "gdelay",   "wdelay",
+                                             "bdelay", "kdelay", "movestogo", "movetime", "depth",
+                                             "nodes",  "mate",   "infinite",  "ponder",   "perft"};
+                if (std::find(std::begin(keys), std::end(keys), t[i + 1]) != std::end(keys)) break;
+                return error("go: searchmoves: " + std::get<std::string>(r));
+            }
+            if (lim.searchmoves.empty()) return error("go: searchmoves needs at least one move");
+        } else {
+            return error("go: unknown parameter '" + printable(k) + "'");
+        }
+    }
+    if (lim.perft > 0) {
+        std::uint64_t total = 0;
+        for (auto& [m, n] : engine_->perft(lim.perft)) {
+            sink_.line(m + ": " + std::to_string(n));
+            total += n;
+        }
+        sink_.line("");
+        sink_.line("Nodes searched: " + std::to_string(total));
+        return;
+    }
+    engine_->go(lim);
+}
+
+void UciSession::cmd_bench(const std::vector<std::string>& t) {
+    if (engine_->searching()) return error("bench: a search is running (send stop first)");
+    int depth = 0;
+    if (t.size() > 2) return error("bench: expected 'bench [depth]'");
+    if (t.size() == 2) {
+        auto v = parse_i64(t[1]);
+        if (!v || *v < 1 || *v > 30) return error("bench: depth must be a whole number in 1..30");
+        depth = int(*v);
+    }
+    auto r = engine_->bench(depth);
+    for (std::size_t i = 0; i < r.per_position.size(); ++i)
+        sink_.line("info string bench position " + std::to_string(i + 1) + " nodes " +
+                   std::to_string(r.per_position[i].second));
+    sink_.line("Nodes searched: " + std::to_string(r.nodes));
+    sink_.line("Nodes/second: " +
+               std::to_string(r.ms > 0 ? r.nodes * 1000 / std::uint64_t(r.ms) : r.nodes));
+}
+
+}  // namespace klinzha::uci

@@ -1,0 +1,77 @@
+// protocol/uci.h: the UCI dialect of SPEC 13 as a command loop over any streams.
+//
+// handle_command() takes one input line; everything the engine says goes through one
+// synchronized OutputSink (injectable, so tests need no pipes). The search runs on its own
+// thread, so isready, stop and quit are answered while it thinks. Malformed input gets
+// exactly one `info string error: ...` line and changes nothing.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "options.h"
+#include "search/engine.h"
+
+namespace spdlog {
+class logger;
+}
+
+namespace klinzha::uci {
+
+/// The one writer of protocol lines: each line() call writes `s` and a newline as one unit,
+/// from any thread, and copies it to the debug log when one is open.
+class OutputSink {
+  public:
+    using Writer = std::function<void(std::string_view)>;
+    explicit OutputSink(Writer w) : write_(std::move(w)) {}
+    void line(std::string_view s);
+    /// Logs an input line to the debug log (if open).
+    void log_input(std::string_view s);
+    /// Opens the debug log file at path ("" closes it). Returns an error or nullopt.
+    std::optional<std::string> set_log_file(const std::string& path);
+
+  private:
+    std::mutex mutex_;
+    Writer write_;
+    std::shared_ptr<spdlog::logger> log_;
+};
+
+class UciSession {
+  public:
+    /// write receives whole protocol lines, newline included.
+    explicit UciSession(OutputSink::Writer write);
+    ~UciSession();
+
+    /// Handles one input line. Returns false once `quit` has been handled.
+    bool handle_command(std::string_view line);
+    /// Reads lines from in until `quit` or end of input, then stops any search.
+    void loop(std::istream& in);
+    /// Applies an option as setoption would (used by the command line). Errors as text.
+    Outcome set_option(std::string_view name, std::string_view value);
+
+    Engine& engine() { return *engine_; }
+    OutputSink& sink() { return sink_; }
+
+  private:
+    void cmd_uci();
+    void cmd_setoption(const std::vector<std::string>& t);
+    void cmd_position(const std::vector<std::string>& t);
+    void cmd_go(const std::vector<std::string>& t);
+    void cmd_bench(const std::vector<std::string>& t);
+    void error(const std::string& what);
+
+    OutputSink sink_;
+    std::unique_ptr<Engine> engine_;
+    OptionContext ctx_;
+};
+
+/// Formats a search report as an `info` line (SPEC 13).
+std::string info_line(const SearchInfo& info);
+
+}  // namespace klinzha::uci

@@ -1,0 +1,176 @@
+// search/engine.cpp: see engine.h.
+#include "engine.h"
+
+#include <chrono>
+#include <new>
+#include <random>
+
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/perft.h"
+#include "eval/evaluate.h"
+
+namespace klinzha {
+
+Engine::Engine(SearchCallbacks callbacks) : callbacks_(std::move(callbacks)), pos_(2, Rules{}) {
+    tt_.resize(16);
+    rng_state_ ^= std::uint64_t(std::random_device{}());
+}
+
+Engine::~Engine() {
+    searcher_.stop();
+    searcher_.wait();
+}
+
+std::optional<std::string> Engine::set_hash(int mib) {
+    if (searching()) return "cannot resize the hash while searching";
+    try {
+        tt_.resize(std::size_t(mib));
+    } catch (const std::bad_alloc&) {
+        return "cannot allocate " + std::to_string(mib) + " MiB for the hash; kept " +
+               std::to_string(tt_.size_mib()) + " MiB";
+    }
+    return std::nullopt;
+}
+
+void Engine::clear_hash() {
+    tt_.clear();
+}
+
+std::optional<std::string> Engine::set_rules(const Rules& r) {
+    Position p;
+    if (auto err = p.set(pos_.fen(), r)) {
+        pos_ = Position(players_, r);
+        rules_ = r;
+        return "the current position is not valid under the new rules (" + *err +
+               "); reset to the start position";
+    }
+    rules_ = r;
+    pos_ = p;  // history is dropped: the rules changed
+    return std::nullopt;
+}
+
+std::optional<std::string> Engine::set_position(const std::optional<std::string>& fen,
+                                                const std::vector<std::string>& moves) {
+    Position p(players_, rules_);
+    if (fen)
+        if (auto err = p.set(*fen, rules_)) return "position: " + *err;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        auto r = parse_move(p, moves[i]);
+        if (auto* err = std::get_if<std::string>(&r))
+            return "moves: move " + std::to_string(i + 1) + " " + *err;
+        p.do_move(std::get<Move>(r));
+    }
+    pos_ = std::move(p);
+    return std::nullopt;
+}
+
+Move Engine::baseline_move(const MoveList& legal) {
+    auto next = [&] {  // xorshift64*
+        rng_state_ ^= rng_state_ >> 12;
+        rng_state_ ^= rng_state_ << 25;
+        rng_state_ ^= rng_state_ >> 27;
+        return rng_state_ * 0x2545F4914F6CDD1DULL;
+    };
+    if (baseline_ == Baseline::Random) return legal.moves[next() % legal.size];
+    // Greedy: one ply, best static evaluation for the mover, heart captures first.
+    Position p = pos_;
+    const Colour us = p.to_move();
+    Move best;
+    int best_score = -eval::kInfinite;
+    for (Move m : legal) {
+        p.do_move(m);
+        int s = p.hearts_on_board() < pos_.hearts_on_board() ? eval::kMate : eval::evaluate(p, us);
+        s += int(next() % 7);  // break ties at random
+        p.undo_move();
+        if (s > best_score) {
+            best_score = s;
+            best = m;
+        }
+    }
+    return best;
+}
+
+void Engine::go(const SearchLimits& limits) {
+    if (baseline_ != Baseline::Normal && limits.perft == 0) {
+        MoveList legal;
+        generate_legal(pos_, legal);
+        searcher_.stop();
+        searcher_.wait();
+        if (legal.size == 0 || pos_.game_over()) {
+            if (callbacks_.on_string) callbacks_.on_string("no legal move");
+            if (callbacks_.on_bestmove) callbacks_.on_bestmove(Move(), Move());
+            return;
+        }
+        Move m = baseline_move(legal);
+        if (callbacks_.on_bestmove) callbacks_.on_bestmove(m, Move());
+        return;
+    }
+    searcher_.start(pos_, limits, settings_, callbacks_);
+}
+
+void Engine::new_game() {
+    searcher_.stop();
+    searcher_.wait();
+    tt_.clear();
+    searcher_.clear();
+}
+
+std::vector<std::pair<std::string, std::uint64_t>> Engine::perft(int depth) {
+    Position p = pos_;
+    return perft_divide(p, depth);
+}
+
+const std::vector<std::pair<std::string, int>>& Engine::bench_positions() {
+    static const std::vector<std::pair<std::string, int>> positions = {
+        {kStartFen2, 2},
+        {kStartFen3, 2},
+        {"2 Qi77,Rg58,Bg79,Ni99,Nh89,Pi88,Ph68,Ph67,Wi89 Qg25,Rf14,Bh13,Ni12,Ni11,Pi34,Ph45,"
+         "Pf15,Wg24 - g heart 0 1",
+         5},
+        {"2 Hg68,Rh78,Bh89,Ni89,Nf69,Pi66,Ph67,Pg79,Wi77 Hg24,Qh56,Rh34,Be38,Nf26,Pi11,Ph24,"
+         "Ph23,Wh12 - b play 24 16",
+         7},
+        {"2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,Ng25,Ng14,"
+         "Ph24,Ph12,Pf26,Wi44 - b play 17 9",
+         7},
+        {"2 Hi88,Qg79,Rg57,Bh68,Nh78,Nf37,Pi88,Pf48,Pe59,Wg58 Hf14,Qi23,Rf26,Bh35,Ni44,Nd38,"
+         "Pg25,Pg24,Pf14,Wh13 - b play 9 5",
+         7},
+        {"3 Hi99,Qi67,Ri99,Bh68,Ni78,Nh79,Pi56,Pg68,Pf69,Wh78 Hi23,Qh24,Rg25,Bh35,Ni34,Ng36,"
+         "Pi45,Pi23,Ph13,Wh46 Hc17,Qd38,Re27,Bd16,Nd39,Nd17,Pe26,Pd49,Pc17,Wd28 k play 5 2",
+         3},
+        {"3 Hh67,Qg79,Rf69,Bh89,Nh79,Nh35,Pi67,Ph67,Pg58,Wg47 Hf25,Qi33,Rh24,Bf14,Ni12,Ng25,"
+         "Pi44,Ph23,Pf15,Wi23 Hd38,Qb19,Rd17,Bc28,Ne27,Nb18,Pf37,Pd39,Pd16,Wc18 b play 4 2",
+         3},
+    };
+    return positions;
+}
+
+BenchResult Engine::bench(int depth) {
+    BenchResult r;
+    auto t0 = std::chrono::steady_clock::now();
+    for (const auto& [fen, d] : bench_positions()) {
+        Position p;
+        p.set(fen, Rules{});
+        tt_.clear();
+        searcher_.clear();
+        SearchLimits lim;
+        lim.depth = depth > 0 ? depth : d;
+        std::uint64_t n = searcher_.search_sync(p, lim, settings_, {});
+        r.per_position.emplace_back(fen, n);
+        r.nodes += n;
+    }
+    r.ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+            .count();
+    tt_.clear();
+    return r;
+}
+
+void Engine::analyse(const Position& pos, const SearchLimits& limits, SearchCallbacks cb) {
+    SearchSettings s = settings_;
+    searcher_.search_sync(pos, limits, s, std::move(cb));
+}
+
+}  // namespace klinzha

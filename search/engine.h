@@ -1,0 +1,96 @@
+// search/engine.h: the engine facade. Owns the game position, the rule options, the
+// transposition table and the searcher, and answers through callbacks, so the protocol
+// layer holds no game logic (Stockfish's Engine). Every setter validates first and changes
+// nothing on error, returning the message instead.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/movegen.h"
+#include "engine/position.h"
+#include "search.h"
+#include "tt.h"
+
+namespace klinzha {
+
+/// Weaker reference players for tests and strength measurement (tools/, issue 5):
+/// Normal searches; Random plays a uniformly random legal move; Greedy plays the move with
+/// the best static evaluation after it (a heart capture first).
+enum class Baseline { Normal, Random, Greedy };
+
+/// Result of `bench`: total nodes of the fixed searches and the time they took.
+struct BenchResult {
+    std::uint64_t nodes = 0;
+    std::int64_t ms = 0;
+    std::vector<std::pair<std::string, std::uint64_t>> per_position;
+};
+
+class Engine {
+  public:
+    explicit Engine(SearchCallbacks callbacks);
+    ~Engine();
+
+    // --- options (SPEC 13); each returns an error message or nullopt -------------------
+    std::optional<std::string> set_hash(int mib);
+    void clear_hash();
+    void set_threads(int n) { settings_.threads = n; }
+    void set_multipv(int n) { settings_.multipv = n; }
+    void set_move_overhead(int ms) { settings_.move_overhead_ms = ms; }
+    void set_baseline(Baseline b) { baseline_ = b; }
+    /// What `startpos` means: 2 or 3 players. The current position is kept.
+    void set_players(int n) { players_ = n; }
+    int players() const { return players_; }
+    /// New rule options. The current position is re-read under them; if it is not valid
+    /// under the new rules it is reset to the start position (the returned note says so).
+    std::optional<std::string> set_rules(const Rules& r);
+    const Rules& rules() const { return rules_; }
+    const SearchSettings& settings() const { return settings_; }
+
+    // --- position --------------------------------------------------------------------------
+    /// Sets the position: the start position for `players()` when fen is nullopt, else the
+    /// SPEC 10 string; then plays `moves` (SPEC 9 strings). On any error nothing changes and
+    /// the message names the move and its index (1-based) or the position field.
+    std::optional<std::string> set_position(const std::optional<std::string>& fen,
+                                            const std::vector<std::string>& moves);
+    const Position& position() const { return pos_; }
+
+    // --- search ----------------------------------------------------------------------------
+    /// Starts a search of the current position (returns at once; bestmove via callback).
+    void go(const SearchLimits& limits);
+    void stop() { searcher_.stop(); }
+    void ponderhit() { searcher_.ponderhit(); }
+    void wait() { searcher_.wait(); }
+    bool searching() const { return searcher_.searching(); }
+    /// Forgets what the search learnt (TT, history): ucinewgame.
+    void new_game();
+
+    /// perft divide of the current position (SPEC 12).
+    std::vector<std::pair<std::string, std::uint64_t>> perft(int depth);
+    /// Fixed-depth searches of the built-in positions with one thread (SPEC 13 `bench`).
+    /// depth 0 uses each position's default depth.
+    BenchResult bench(int depth = 0);
+    /// The built-in bench positions (SPEC 10 strings) and their default depths.
+    static const std::vector<std::pair<std::string, int>>& bench_positions();
+
+    /// Runs a synchronous search of pos (for `analyse`), reporting through `cb`.
+    void analyse(const Position& pos, const SearchLimits& limits, SearchCallbacks cb);
+
+  private:
+    Move baseline_move(const MoveList& legal);
+
+    SearchCallbacks callbacks_;
+    TranspositionTable tt_;
+    Searcher searcher_{tt_};
+    SearchSettings settings_;
+    Rules rules_;
+    int players_ = 2;
+    Position pos_;
+    Baseline baseline_ = Baseline::Normal;
+    std::uint64_t rng_state_ = 0x9E3779B97F4A7C15ULL;
+};
+
+}  // namespace klinzha

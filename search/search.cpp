@@ -1,0 +1,666 @@
+// search/search.cpp: see search.h.
+#include "search.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <random>
+
+#include "engine/movegen.h"
+#include "eval/evaluate.h"
+
+namespace klinzha {
+
+using Clock = std::chrono::steady_clock;
+using eval::kInfinite;
+using eval::kMate;
+using eval::kMateBound;
+
+namespace {
+
+constexpr int kMaxPly = 128;
+constexpr int kPlacementDepth = 2;
+constexpr int kHistoryFrom = kCells + 7;  // from-cells, then 6 placement types, then hearts
+
+int mate_in(int ply) {
+    return kMate - ply;
+}
+int mated_in(int ply) {
+    return -kMate + ply;
+}
+int to_tt(int s, int ply) {
+    return s >= kMateBound ? s + ply : s <= -kMateBound ? s - ply : s;
+}
+int from_tt(int s, int ply) {
+    return s >= kMateBound ? s - ply : s <= -kMateBound ? s + ply : s;
+}
+
+/// Late move reduction table, in plies, by depth and move number.
+struct Reductions {
+    int r[64][64];
+    Reductions() {
+        for (int d = 0; d < 64; ++d)
+            for (int m = 0; m < 64; ++m)
+                r[d][m] = (d && m) ? int(0.4 + std::log(double(d)) * std::log(double(m)) / 2.3) : 0;
+    }
+};
+const Reductions kReductions;
+
+struct RootMove {
+    Move move;
+    int score = -kInfinite;
+    int prev_score = -kInfinite;
+    int seldepth = 0;
+    std::vector<Move> pv;
+};
+
+std::int64_t ms_since(Clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
+}
+
+}  // namespace
+
+struct Searcher::Shared {
+    TranspositionTable& tt;
+    std::atomic<bool>& stop;
+    std::atomic<bool>& pondering;
+    std::atomic<std::int64_t>& ponderhit_ms;
+    SearchLimits limits;
+    SearchSettings settings;
+    Clock::time_point start = Clock::now();
+    TimeBudget budget;
+    std::uint64_t noise_seed = 0;  // 0: no setup noise (deterministic)
+    std::vector<std::atomic<std::uint64_t>*> node_counters;
+
+    std::uint64_t nodes() const {
+        std::uint64_t n = 0;
+        for (auto* c : node_counters) n += c->load(std::memory_order_relaxed);
+        return n;
+    }
+    /// ms that count against the time limits (from ponderhit when pondering began).
+    std::int64_t elapsed_for_limits() const {
+        std::int64_t ph = ponderhit_ms.load();
+        std::int64_t e = ms_since(start);
+        return ph >= 0 ? e - ph : e;
+    }
+};
+
+namespace {
+
+class Worker {
+  public:
+    Worker(Searcher::Shared& sh, int id, const Position& root)
+        : sh_(sh), id_(id), pos_(root), root_(root.to_move()) {}
+
+    std::atomic<std::uint64_t> nodes{0};
+    std::vector<RootMove> root_moves;
+    int completed_depth = 0;
+    double best_move_changes = 0;
+    bool root_in_danger = false;
+
+    void init_root(const MoveList& legal) {
+        for (Move m : legal) {
+            if (!sh_.limits.searchmoves.empty() &&
+                std::find(sh_.limits.searchmoves.begin(), sh_.limits.searchmoves.end(), m) ==
+                    sh_.limits.searchmoves.end())
+                continue;
+            root_moves.push_back({m, -kInfinite, -kInfinite, 0, {m}});
+        }
+    }
+
+    /// Iterative deepening. The main worker (id 0) reports and manages time.
+    void iterate(const SearchCallbacks& cb) {
+        const bool main = id_ == 0;
+        const int multipv = std::min<int>(sh_.settings.multipv, int(root_moves.size()));
+        int max_depth =
+            sh_.limits.depth > 0 ? std::min(sh_.limits.depth, kMaxPly - 8) : kMaxPly - 8;
+        // Placement: one player's placements come in a row (no opposing reply, so no
+        // alpha-beta cut-offs), so deeper searches only multiply ~150-wide levels. The
+        // setup is chosen two placements ahead by the evaluation (docs/search.md).
+        if (pos_.phase() == Phase::Place) max_depth = std::min(max_depth, kPlacementDepth);
+        root_in_danger = heart_in_danger();
+        for (int depth = 1 + (main ? 0 : (id_ & 1)); depth <= max_depth; ++depth) {
+            root_depth_ = depth;
+            for (auto& rm : root_moves) rm.prev_score = rm.score;
+            Move prev_best = root_moves[0].move;
+            for (int pv_idx = 0; pv_idx < multipv; ++pv_idx) {
+                for (std::size_t i = pv_idx; i < root_moves.size(); ++i)
+                    root_moves[i].score = -kInfinite;
+                int prev = root_moves[pv_idx].prev_score;
+                int delta = 30;
+                int alpha = -kInfinite, beta = kInfinite;
+                if (depth >= 4 && std::abs(prev) < kMateBound) {
+                    alpha = std::max(prev - delta, -kInfinite);
+                    beta = std::min(prev + delta, kInfinite);
+                }
+                while (true) {
+                    seldepth_ = 0;
+                    int score = root_search(alpha, beta, depth, pv_idx);
+                    std::stable_sort(
+                        root_moves.begin() + pv_idx, root_moves.end(),
+                        [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+                    if (stopped()) break;
+                    if (score <= alpha) {
+                        beta = (alpha + beta) / 2;
+                        alpha = std::max(score - delta, -kInfinite);
+                    } else if (score >= beta) {
+                        beta = std::min(score + delta, kInfinite);
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2 + 10;
+                }
+                if (stopped() && root_moves[pv_idx].score == -kInfinite) {
+                    // Nothing of this iteration finished: keep the previous order.
+                    std::stable_sort(root_moves.begin() + pv_idx, root_moves.end(),
+                                     [](const RootMove& a, const RootMove& b) {
+                                         return a.prev_score > b.prev_score;
+                                     });
+                    for (std::size_t i = pv_idx; i < root_moves.size(); ++i)
+                        root_moves[i].score = root_moves[i].prev_score;
+                    break;
+                }
+                if (main && !stopped()) report(cb, depth, pv_idx);
+            }
+            if (stopped()) break;
+            completed_depth = depth;
+            if (root_moves[0].move != prev_best) best_move_changes += 1;
+            best_move_changes *= 0.6;
+            if (!main) continue;
+            // Stop conditions checked between iterations.
+            const int best = root_moves[0].score;
+            if (sh_.limits.mate > 0 && best >= kMateBound && mate_moves(best) <= sh_.limits.mate)
+                break;
+            // A proven heart capture: deeper iterations cannot change it.
+            if (std::abs(best) >= kMateBound && depth >= kMate - std::abs(best) + 2 &&
+                !sh_.limits.infinite && !sh_.pondering.load())
+                break;
+            if (!sh_.pondering.load() && !sh_.limits.infinite && sh_.budget.soft_ms >= 0) {
+                std::int64_t soft = adjusted_soft(sh_.budget, best_move_changes, root_in_danger);
+                if (sh_.elapsed_for_limits() >= soft) break;
+            }
+            if (root_moves.size() == 1 && !sh_.limits.untimed() && depth >= 4 &&
+                !sh_.pondering.load() && !sh_.limits.infinite)
+                break;  // a forced move: no need to think long
+        }
+    }
+
+    int mate_moves(int score) const {
+        int n = std::max(1, players_in_root_);
+        int plies = kMate - std::abs(score);
+        int moves = (plies + n - 1) / n;
+        return score > 0 ? moves : -moves;
+    }
+
+    void set_players_in_root(int n) { players_in_root_ = n; }
+
+  private:
+    bool stopped() const { return sh_.stop.load(std::memory_order_relaxed); }
+
+    void check_limits() {
+        if (id_ != 0) return;
+        if (sh_.limits.nodes && sh_.nodes() >= sh_.limits.nodes) sh_.stop = true;
+        if ((nodes.load(std::memory_order_relaxed) & 1023) != 0) return;
+        if (sh_.pondering.load() || sh_.limits.infinite || sh_.budget.hard_ms < 0) return;
+        if (root_depth_ > 1 && sh_.elapsed_for_limits() >= sh_.budget.hard_ms) sh_.stop = true;
+    }
+
+    int team(Colour c) const { return pos_.players() == 3 ? int(c == root_) : int(c); }
+
+    bool heart_in_danger() const {
+        if (pos_.phase() != Phase::Play) return false;
+        Colour us = pos_.to_move();
+        for (int c = 0; c < kColours; ++c)
+            if (c != us && pos_.is_in(Colour(c)) && attacks_heart(pos_, Colour(c), us)) return true;
+        return false;
+    }
+
+    int static_eval() {
+        int v = eval::evaluate_for_mover(pos_, root_);
+        if (sh_.noise_seed && pos_.phase() != Phase::Play) {
+            std::uint64_t h = (pos_.key() ^ sh_.noise_seed) * 0x9E3779B97F4A7C15ULL;
+            v += int((h >> 60) % 11) - 5;  // vary choices among near-equal setups
+        }
+        return v;
+    }
+
+    bool is_capture(Move m) const {
+        if (m.kind() != Move::Normal) return false;
+        if (pos_.man_on(m.to()) != kNoMan) return true;
+        for (int c = 0; c < kColours; ++c)
+            if (c != pos_.to_move() && pos_.heart(Colour(c)) == m.to()) return true;
+        return false;
+    }
+
+    /// Terminal positions: the game decided or drawn (SPEC 7). Returns true and sets v.
+    bool terminal(int ply, int& v) const {
+        if (pos_.phase() != Phase::Play) return false;
+        const Colour stm = pos_.to_move();
+        if (pos_.players() == 3 && !pos_.is_in(root_)) {  // the root player's heart fell
+            v = team(stm) == team(root_) ? mated_in(ply) : mate_in(ply);
+            return true;
+        }
+        if (pos_.game_over()) {
+            Colour winner = NO_COLOUR;
+            for (int c = 0; c < kColours; ++c)
+                if (pos_.heart(Colour(c)) != NO_CELL) winner = Colour(c);
+            v = winner != NO_COLOUR && team(winner) == team(stm) ? mate_in(ply) : mated_in(ply);
+            return true;
+        }
+        if (ply > 0 && (pos_.fifty_move_draw() || pos_.is_repetition(2))) {
+            v = 0;
+            return true;
+        }
+        return false;
+    }
+
+    /// The player to move has no legal move (SPEC 7): two players, a loss; three players,
+    /// it drops out and the search goes on (the root player dropping out is its loss).
+    int no_moves(int alpha, int beta, int depth, int ply) {
+        if (pos_.players() != 3 || pos_.to_move() == root_ || pos_.phase() != Phase::Play)
+            return mated_in(ply);
+        const Colour mover = pos_.to_move();
+        pos_.eliminate_to_move();
+        int v;
+        if (team(mover) != team(pos_.to_move()))
+            v = -search(-beta, -alpha, depth, ply + 1, false);
+        else
+            v = search(alpha, beta, depth, ply + 1, false);
+        pos_.undo_move();
+        return v;
+    }
+
+    int order_score(Move m, Move tt_move, int ply) const {
+        if (m == tt_move) return 1 << 30;
+        const Colour us = pos_.to_move();
+        switch (m.kind()) {
+            case Move::Normal: {
+                for (int c = 0; c < kColours; ++c)
+                    if (c != us && pos_.heart(Colour(c)) == m.to()) return 1 << 29;
+                Man victim = pos_.man_on(m.to());
+                if (victim != kNoMan)
+                    return (1 << 28) + eval::kPieceValue[man_type(victim)] * 16 -
+                           eval::kPieceValue[man_type(pos_.man_on(m.from()))];
+                if (m == killers_[ply][0]) return (1 << 27) + 1;
+                if (m == killers_[ply][1]) return 1 << 27;
+                return history_[us][m.from()][m.to()];
+            }
+            case Move::Place:
+                return history_[us][kCells + m.placed_type()][m.to()];
+            default:
+                return history_[us][kCells + 6][m.to()];
+        }
+    }
+
+    int& history_slot(Move m) {
+        const Colour us = pos_.to_move();
+        int from = m.kind() == Move::Normal  ? m.from()
+                   : m.kind() == Move::Place ? kCells + m.placed_type()
+                                             : kCells + 6;
+        return history_[us][from][m.to()];
+    }
+
+    void pick(MoveList& l, std::array<int, 1024>& sc, std::size_t i) {
+        std::size_t best = i;
+        for (std::size_t j = i + 1; j < l.size; ++j)
+            if (sc[j] > sc[best]) best = j;
+        std::swap(l.moves[i], l.moves[best]);
+        std::swap(sc[i], sc[best]);
+    }
+
+    int child(int alpha, int beta, int depth, int ply, bool pv, Colour mover) {
+        if (team(mover) != team(pos_.to_move())) return -search(-beta, -alpha, depth, ply + 1, pv);
+        return search(alpha, beta, depth, ply + 1, pv);
+    }
+
+    int root_search(int alpha, int beta, int depth, int pv_idx) {
+        int best = -kInfinite;
+        const Colour mover = pos_.to_move();
+        for (std::size_t i = pv_idx; i < root_moves.size(); ++i) {
+            RootMove& rm = root_moves[i];
+            pos_.do_move(rm.move);
+            nodes.fetch_add(1, std::memory_order_relaxed);
+            pv_len_[1] = 1;
+            int score;
+            if (i == std::size_t(pv_idx)) {
+                score = child(alpha, beta, depth - 1, 0, true, mover);
+            } else {
+                score = child(alpha, alpha + 1, depth - 1, 0, false, mover);
+                if (score > alpha && score < beta)
+                    score = child(alpha, beta, depth - 1, 0, true, mover);
+            }
+            pos_.undo_move();
+            if (stopped()) break;
+            if (i == std::size_t(pv_idx) || score > alpha) {
+                rm.score = score;
+                rm.seldepth = seldepth_;
+                rm.pv.assign(1, rm.move);
+                for (int k = 1; k < pv_len_[1]; ++k) rm.pv.push_back(pv_[1][k]);
+            }
+            if (score > best) best = score;
+            if (score > alpha) alpha = score;
+            if (alpha >= beta) break;
+        }
+        return best;
+    }
+
+  public:
+    int search(int alpha, int beta, int depth, int ply, bool pv_node, bool allow_null = true) {
+        pv_len_[ply] = ply;
+        if (depth <= 0) return qsearch(alpha, beta, ply, 0);
+        nodes.fetch_add(1, std::memory_order_relaxed);
+        check_limits();
+        if (stopped()) return 0;
+        seldepth_ = std::max(seldepth_, ply);
+        int v;
+        if (terminal(ply, v)) return v;
+        if (ply >= kMaxPly - 2) return static_eval();
+        alpha = std::max(alpha, mated_in(ply));
+        beta = std::min(beta, mate_in(ply + 1));
+        if (alpha >= beta) return alpha;
+
+        const std::uint64_t key = pos_.key();
+        TTHit hit;
+        const bool tt_hit = sh_.tt.probe(key, hit);
+        const Move tt_move = tt_hit ? hit.move : Move();
+        if (!pv_node && tt_hit && hit.depth >= depth) {
+            int s = from_tt(hit.score, ply);
+            if ((hit.bound == BOUND_EXACT) || (hit.bound == BOUND_LOWER && s >= beta) ||
+                (hit.bound == BOUND_UPPER && s <= alpha))
+                return s;
+        }
+
+        MoveList list;
+        generate_legal(pos_, list);
+        if (list.size == 0) return no_moves(alpha, beta, depth, ply);
+
+        const bool danger = heart_in_danger();
+        const bool play = pos_.phase() == Phase::Play;
+        // Null move (two players only: in paranoid search a pass hands the coalition two
+        // moves in a row, and zugzwang-like "no legal move" losses make it unsafe there).
+        if (!pv_node && allow_null && play && !danger && depth >= 3 && pos_.players() == 2 &&
+            std::abs(beta) < kMateBound &&
+            popcount(pos_.pieces(pos_.to_move()) & ~pos_.pieces(pos_.to_move(), PAWN)) >= 3) {
+            int ev = static_eval();
+            if (ev >= beta) {
+                int r = 2 + depth / 4;
+                const Colour mover = pos_.to_move();
+                pos_.do_move(Move::null());
+                int s = team(mover) != team(pos_.to_move())
+                            ? -search(-beta, -beta + 1, depth - 1 - r, ply + 1, false, false)
+                            : search(beta - 1, beta, depth - 1 - r, ply + 1, false, false);
+                pos_.undo_move();
+                if (stopped()) return 0;
+                if (s >= beta) return s >= kMateBound ? beta : s;
+            }
+        }
+        if (danger && ply < 2 * root_depth_) ++depth;  // like a check extension
+
+        std::array<int, 1024> sc;
+        for (std::size_t i = 0; i < list.size; ++i)
+            sc[i] = order_score(list.moves[i], tt_move, ply);
+
+        const int alpha0 = alpha;
+        int best = -kInfinite;
+        Move best_move;
+        const Colour mover = pos_.to_move();
+        for (std::size_t i = 0; i < list.size; ++i) {
+            pick(list, sc, i);
+            const Move m = list.moves[i];
+            const bool capture = is_capture(m);
+            pos_.do_move(m);
+            int score;
+            const int nd = depth - 1;
+            if (i == 0) {
+                score = child(alpha, beta, nd, ply, pv_node, mover);
+            } else {
+                int r = 0;
+                if (depth >= 3 && i >= (pv_node ? 4u : 2u) && !capture && !danger &&
+                    sc[i] < (1 << 27)) {
+                    r = kReductions.r[std::min(depth, 63)][std::min<std::size_t>(i, 63)];
+                    if (pv_node) r = std::max(0, r - 1);
+                    r = std::clamp(r, 0, nd - 1);
+                }
+                score = child(alpha, alpha + 1, nd - r, ply, false, mover);
+                if (score > alpha && r > 0) score = child(alpha, alpha + 1, nd, ply, false, mover);
+                if (pv_node && score > alpha && score < beta)
+                    score = child(alpha, beta, nd, ply, true, mover);
+            }
+            pos_.undo_move();
+            if (stopped()) return 0;
+            if (score > best) {
+                best = score;
+                if (score > alpha) {
+                    best_move = m;
+                    pv_[ply][ply] = m;
+                    for (int k = ply + 1; k < pv_len_[ply + 1]; ++k) pv_[ply][k] = pv_[ply + 1][k];
+                    pv_len_[ply] = std::max(pv_len_[ply + 1], ply + 1);
+                    if (score >= beta) {
+                        if (!capture) {
+                            if (m.kind() == Move::Normal && killers_[ply][0] != m) {
+                                killers_[ply][1] = killers_[ply][0];
+                                killers_[ply][0] = m;
+                            }
+                            int& h = history_slot(m);
+                            h += depth * depth;
+                            if (h > (1 << 24)) h /= 2;
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        Bound b = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
+        sh_.tt.store(key, best_move, to_tt(best, ply), depth, b);
+        return best;
+    }
+
+    int qsearch(int alpha, int beta, int ply, int qply) {
+        pv_len_[ply] = ply;
+        nodes.fetch_add(1, std::memory_order_relaxed);
+        check_limits();
+        if (stopped()) return 0;
+        seldepth_ = std::max(seldepth_, ply);
+        int v;
+        if (terminal(ply, v)) return v;
+        if (ply >= kMaxPly - 2) return static_eval();
+
+        const bool danger = heart_in_danger();
+        const bool evasions = danger && qply == 0;
+        int best = -kInfinite;
+        if (!evasions) {
+            best = static_eval();
+            if (best >= beta) return best;
+            alpha = std::max(alpha, best);
+        }
+        MoveList list;
+        generate_legal(pos_, list);
+        if (list.size == 0) return no_moves(alpha, beta, 0, ply);
+        std::array<int, 1024> sc;
+        std::size_t n = 0;
+        // Paranoid quiescence: a coalition member only looks at captures of the root
+        // player's men (captures among the coalition cannot lower the root's score much).
+        const bool coalition = pos_.players() == 3 && pos_.to_move() != root_;
+        const Bitboard root_men =
+            pos_.pieces(root_) | (pos_.heart(root_) != NO_CELL ? bit(pos_.heart(root_)) : 0);
+        for (std::size_t i = 0; i < list.size; ++i) {
+            if (!evasions && !is_capture(list.moves[i])) continue;
+            if (!evasions && coalition && !test(root_men, list.moves[i].to())) continue;
+            list.moves[n] = list.moves[i];
+            sc[n++] = order_score(list.moves[i], Move(), ply);
+        }
+        list.size = n;
+        const Colour mover = pos_.to_move();
+        for (std::size_t i = 0; i < list.size; ++i) {
+            pick(list, sc, i);
+            pos_.do_move(list.moves[i]);
+            int score = team(mover) != team(pos_.to_move())
+                            ? -qsearch(-beta, -alpha, ply + 1, qply + 1)
+                            : qsearch(alpha, beta, ply + 1, qply + 1);
+            pos_.undo_move();
+            if (stopped()) return 0;
+            if (score > best) {
+                best = score;
+                if (score > alpha) {
+                    if (score >= beta) return score;
+                    alpha = score;
+                }
+            }
+        }
+        return best;
+    }
+
+  private:
+    void report(const SearchCallbacks& cb, int depth, int pv_idx) {
+        if (!cb.on_info) return;
+        const RootMove& rm = root_moves[pv_idx];
+        SearchInfo info;
+        info.depth = depth;
+        info.seldepth = std::max(rm.seldepth, depth);
+        info.multipv = pv_idx + 1;
+        info.score = rm.score;
+        if (std::abs(rm.score) >= kMateBound) info.mate_in = mate_moves(rm.score);
+        info.nodes = sh_.nodes();
+        info.time_ms = ms_since(sh_.start);
+        info.hashfull = sh_.tt.hashfull();
+        info.pv = rm.pv;
+        cb.on_info(info);
+    }
+
+    Searcher::Shared& sh_;
+    int id_;
+    Position pos_;
+    Colour root_;
+    int root_depth_ = 1;
+    int seldepth_ = 0;
+    int players_in_root_ = 2;
+    Move killers_[kMaxPly + 1][2]{};
+    int history_[kColours][kHistoryFrom][kCells]{};
+    Move pv_[kMaxPly + 1][kMaxPly + 1]{};
+    int pv_len_[kMaxPly + 2]{};
+};
+
+/// Why the game at root is over, or "" if it is not (SPEC 7, 13).
+std::string finished_reason(const Position& root, const MoveList& legal) {
+    if (root.phase() == Phase::Play) {
+        if (root.game_over()) return "game over: one heart left";
+        if (root.fifty_move_draw()) return "game over: draw by the 50-moves-each rule";
+        if (root.is_repetition(3)) return "game over: draw by third repetition";
+    }
+    if (legal.size == 0)
+        return std::string("no legal move for ") + kColourChar[root.to_move()] +
+               (root.players() == 3 ? ": the player is out" : ": the player loses");
+    return "";
+}
+
+}  // namespace
+
+Searcher::~Searcher() {
+    stop();
+    wait();
+}
+
+void Searcher::start(const Position& root, const SearchLimits& limits,
+                     const SearchSettings& settings, SearchCallbacks callbacks) {
+    stop();
+    wait();
+    stop_ = false;
+    pondering_ = limits.ponder;
+    ponderhit_ms_ = -1;
+    running_ = true;
+    started_at_ = Clock::now();
+    main_ = std::thread(&Searcher::run, this, root, limits, settings, std::move(callbacks));
+}
+
+void Searcher::stop() {
+    stop_ = true;
+    pondering_ = false;
+}
+
+void Searcher::ponderhit() {
+    // Time counts from now: remember when, relative to the start (see elapsed_for_limits).
+    if (pondering_.exchange(false)) ponderhit_ms_ = ponder_clock_ms();
+}
+
+std::int64_t Searcher::ponder_clock_ms() const {
+    return ms_since(started_at_);
+}
+
+void Searcher::wait() {
+    if (main_.joinable()) main_.join();
+}
+
+void Searcher::clear() {}
+
+void Searcher::run(Position root, SearchLimits limits, SearchSettings settings,
+                   SearchCallbacks cb) {
+    Shared sh{tt_, stop_, pondering_, ponderhit_ms_, limits, settings, started_at_, {}, 0, {}};
+    run_search(sh, root, cb);
+    running_ = false;
+}
+
+std::uint64_t Searcher::search_sync(const Position& root, const SearchLimits& limits,
+                                    const SearchSettings& settings, SearchCallbacks callbacks) {
+    stop();
+    wait();
+    stop_ = false;
+    pondering_ = false;
+    ponderhit_ms_ = -1;
+    started_at_ = Clock::now();
+    SearchSettings s = settings;
+    s.threads = 1;
+    s.vary_setup = false;
+    Shared sh{tt_, stop_, pondering_, ponderhit_ms_, limits, s, started_at_, {}, 0, {}};
+    return run_search(sh, root, callbacks);
+}
+
+std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const SearchCallbacks& cb) {
+    tt_.new_search();
+    MoveList legal;
+    generate_legal(root, legal);
+    std::string why = finished_reason(root, legal);
+    auto finish = [&](Move best, Move ponder) {
+        // UCI: while pondering or in infinite mode, bestmove waits for stop/ponderhit.
+        while ((pondering_.load() || sh.limits.infinite) && !stop_.load())
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        if (cb.on_bestmove) cb.on_bestmove(best, ponder);
+    };
+    if (!why.empty()) {
+        if (cb.on_string) cb.on_string(why);
+        finish(Move(), Move());
+        return 0;
+    }
+    sh.budget = plan_time(sh.limits, root.to_move(), sh.settings.move_overhead_ms, root.ply());
+    if (sh.settings.vary_setup && root.phase() != Phase::Play)
+        sh.noise_seed = std::random_device{}() | 1;
+
+    const int threads = std::max(1, sh.settings.threads);
+    std::vector<std::unique_ptr<Worker>> workers;
+    for (int i = 0; i < threads; ++i) {
+        workers.push_back(std::make_unique<Worker>(sh, i, root));
+        workers.back()->init_root(legal);
+        workers.back()->set_players_in_root(root.players_in());
+        sh.node_counters.push_back(&workers.back()->nodes);
+    }
+    if (workers[0]->root_moves.empty()) {  // searchmoves named no legal move
+        if (cb.on_string) cb.on_string("searchmoves holds no legal move; searching all");
+        for (auto& w : workers) {
+            sh.limits.searchmoves.clear();
+            w->init_root(legal);
+        }
+    }
+    std::vector<std::thread> helpers;
+    for (int i = 1; i < threads; ++i) helpers.emplace_back([&, i] { workers[i]->iterate(cb); });
+    workers[0]->iterate(cb);
+    stop_ = true;  // helpers end with the main search
+    for (auto& h : helpers) h.join();
+
+    const RootMove& best = workers[0]->root_moves[0];
+    Move ponder = best.pv.size() > 1 ? best.pv[1] : Move();
+    std::uint64_t nodes = sh.nodes();
+    finish(best.move, ponder);
+    return nodes;
+}
+
+}  // namespace klinzha

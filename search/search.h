@@ -1,0 +1,103 @@
+// search/search.h: iterative-deepening principal variation search.
+//
+// Two players: negamax alpha-beta with PVS, aspiration windows, a shared transposition
+// table, quiescence over captures (pieces and hearts), TT/capture/killer/history move
+// ordering, null-move pruning and late move reductions. Three players: paranoid search
+// (Sturtevant and Korf 2000): the root player against the coalition of the others, reduced
+// to a two-sided search by negating only where the team to move changes. Heart captures
+// score as mates. Threads > 1 run Lazy SMP helpers on the same table.
+// Source: SPEC 7 (game end, draws), 12-13 (protocol), RH 5.1-5.5.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "engine/position.h"
+#include "limits.h"
+#include "timeman.h"
+#include "tt.h"
+
+namespace klinzha {
+
+/// One `info` line's worth of search state. score is in centi-pawns from the point of view
+/// of the player to move at the root; when mate_in != 0 the score is a heart capture in
+/// that many of the mover's moves (negative: the mover's heart falls).
+struct SearchInfo {
+    int depth = 0;
+    int seldepth = 0;
+    int multipv = 1;
+    int score = 0;
+    int mate_in = 0;
+    Bound bound = BOUND_EXACT;
+    std::uint64_t nodes = 0;
+    std::int64_t time_ms = 0;
+    int hashfull = 0;
+    std::vector<Move> pv;
+};
+
+/// How the search reports: every call comes from the search's main thread.
+struct SearchCallbacks {
+    std::function<void(const SearchInfo&)> on_info;
+    std::function<void(Move best, Move ponder)> on_bestmove;
+    std::function<void(const std::string&)> on_string;  ///< `info string` text
+};
+
+/// Settings copied into each search.
+struct SearchSettings {
+    int threads = 1;
+    int multipv = 1;
+    std::int64_t move_overhead_ms = 30;
+    bool vary_setup = true;  ///< pick among near-equal setup moves at random
+};
+
+/// Runs searches on background threads. start() returns at once; the result comes through
+/// the callbacks (always exactly one on_bestmove per start()). stop() and ponderhit() may
+/// be called from any thread.
+class Searcher {
+  public:
+    explicit Searcher(TranspositionTable& tt) : tt_(tt) {}
+    ~Searcher();
+    Searcher(const Searcher&) = delete;
+    Searcher& operator=(const Searcher&) = delete;
+
+    /// Starts searching `root` (copied) under `limits`. A search already running is
+    /// stopped and waited for first.
+    void start(const Position& root, const SearchLimits& limits, const SearchSettings& settings,
+               SearchCallbacks callbacks);
+    /// Ends the search as soon as possible (bestmove follows).
+    void stop();
+    /// The ponder search becomes a normal search with the clocks counting from now.
+    void ponderhit();
+    /// Blocks until the current search (if any) has sent its bestmove.
+    void wait();
+    bool searching() const { return running_.load(); }
+    /// Forgets killers and history (ucinewgame).
+    void clear();
+
+    /// Runs a search synchronously and returns the nodes searched (bench; one thread).
+    std::uint64_t search_sync(const Position& root, const SearchLimits& limits,
+                              const SearchSettings& settings, SearchCallbacks callbacks);
+
+    struct Shared;  // state shared by the threads of one search (search.cpp)
+
+  private:
+    void run(Position root, SearchLimits limits, SearchSettings settings, SearchCallbacks cb);
+    std::uint64_t run_search(Shared& sh, const Position& root, const SearchCallbacks& cb);
+    std::int64_t ponder_clock_ms() const;
+
+    std::chrono::steady_clock::time_point started_at_ = std::chrono::steady_clock::now();
+
+    TranspositionTable& tt_;
+    std::thread main_;
+    std::atomic<bool> running_{false};
+    std::atomic<bool> stop_{false};
+    std::atomic<bool> pondering_{false};
+    std::atomic<std::int64_t> ponderhit_ms_{-1};
+};
+
+}  // namespace klinzha
