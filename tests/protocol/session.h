@@ -1,0 +1,69 @@
+// tests/protocol/session.h: an in-process UCI session whose output lines are collected,
+// with a wait for a line (the search answers from its own thread).
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "uci.h"
+
+namespace klinzha::testutil {
+
+class Session {
+  public:
+    Session()
+        : uci_([this](std::string_view s) {
+              std::lock_guard lock(m_);
+              std::string l(s);
+              if (!l.empty() && l.back() == '\n') l.pop_back();
+              lines_.push_back(l);
+              cv_.notify_all();
+          }) {}
+
+    /// Sends one line; returns handle_command's result.
+    bool send(const std::string& line) { return uci_.handle_command(line); }
+
+    /// Lines received so far (copy).
+    std::vector<std::string> lines() {
+        std::lock_guard lock(m_);
+        return lines_;
+    }
+    void clear() {
+        std::lock_guard lock(m_);
+        lines_.clear();
+    }
+    /// Waits up to ms for a line starting with prefix; returns it or "".
+    std::string wait_for(const std::string& prefix, int ms = 20000) {
+        std::unique_lock lock(m_);
+        std::string found;
+        cv_.wait_for(lock, std::chrono::milliseconds(ms), [&] {
+            for (const auto& l : lines_)
+                if (l.rfind(prefix, 0) == 0) {
+                    found = l;
+                    return true;
+                }
+            return false;
+        });
+        return found;
+    }
+    /// Lines starting with prefix.
+    std::vector<std::string> with_prefix(const std::string& prefix) {
+        std::vector<std::string> r;
+        for (const auto& l : lines())
+            if (l.rfind(prefix, 0) == 0) r.push_back(l);
+        return r;
+    }
+    uci::UciSession& uci() { return uci_; }
+
+  private:
+    std::mutex m_;
+    std::condition_variable cv_;
+    std::vector<std::string> lines_;
+    uci::UciSession uci_;
+};
+
+}  // namespace klinzha::testutil

@@ -1,0 +1,305 @@
+// tests/protocol/uci_test.cpp: in-process sessions through the injectable sink (SPEC 13).
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include "engine/movegen.h"
+#include "session.h"
+#include "test_util.h"
+
+using namespace klinzha;
+using testutil::Session;
+
+namespace {
+std::string fen_of(Session& s) {
+    s.clear();
+    s.send("d");
+    auto l = s.wait_for("Fen: ", 1000);
+    return l.empty() ? "" : l.substr(5);
+}
+}  // namespace
+
+TEST_CASE("handshake: id, every required option, uciok last; isready") {
+    Session s;
+    s.send("uci");
+    auto lines = s.lines();
+    REQUIRE(!lines.empty());
+    CHECK(lines.front().rfind("id name klinzha", 0) == 0);
+    CHECK(lines.back() == "uciok");
+    for (const char* name : {"Hash", "Threads", "MultiPV", "Move Overhead", "Players",
+                             "UCI_Variant", "GoalSafety", "PowerVanguard", "FlierJumpsWalls",
+                             "ForwardPlacement", "AlternatingPlacement", "Debug Log File"}) {
+        bool found = false;
+        for (auto& l : lines)
+            found |= l.rfind(std::string("option name ") + name + " type ", 0) == 0;
+        CHECK_MESSAGE(found, name);
+    }
+    CHECK(s.with_prefix("option name Hash type spin default 16 min 1 max").size() == 1);
+    CHECK(s.with_prefix("option name FlierJumpsWalls type check default true").size() == 1);
+    s.clear();
+    s.send("isready");
+    CHECK(s.lines() == std::vector<std::string>{"readyok"});
+}
+
+TEST_CASE("setoption: case-insensitive names, range checks, errors change nothing") {
+    Session s;
+    s.send("setoption name hash value 32");
+    s.send("setoption name GOALSAFETY value true");
+    CHECK(s.lines().empty());
+    CHECK(s.uci().engine().rules().goal_safety);
+    const std::pair<const char*, const char*> bad[] = {
+        {"setoption name NoSuchThing value 1", "unknown option"},
+        {"setoption name Hash value 0", "must be in 1..65536"},
+        {"setoption name Hash value 99999999999999999999", "whole number"},
+        {"setoption name Hash value abc", "whole number"},
+        {"setoption name Hash", "needs a value"},
+        {"setoption name GoalSafety value maybe", "true or false"},
+        {"setoption name UCI_Variant value chess", "no choice"},
+        {"setoption name Players value 4", "2..3"},
+        {"setoption value 3", "expected"},
+        {"setoption", "expected"},
+    };
+    for (auto [line, why] : bad) {
+        s.clear();
+        s.send(line);
+        auto l = s.lines();
+        CAPTURE(std::string(line));
+        REQUIRE(l.size() == 1);
+        CHECK(l[0].rfind("info string error: ", 0) == 0);
+        CHECK(l[0].find(why) != std::string::npos);
+    }
+    CHECK(s.uci().engine().rules().goal_safety);  // unchanged by the errors
+    CHECK(s.uci().engine().players() == 2);
+    s.send("setoption name UCI_Variant value klin-zha-open");
+    CHECK(s.uci().engine().rules().goal_safety);
+    s.send("setoption name UCI_Variant value romulan-heart");
+    CHECK_FALSE(s.uci().engine().rules().goal_safety);
+    s.send("setoption name Move Overhead value 100");
+    CHECK(s.uci().engine().settings().move_overhead_ms == 100);
+    s.send("setoption name Clear Hash");
+    s.send("setoption name Players value 3");
+    CHECK(s.uci().engine().players() == 3);
+}
+
+TEST_CASE("position then d prints the same position string; setup through every phase") {
+    Session s;
+    s.send("position startpos");
+    CHECK(fen_of(s) == kStartFen2);
+    const char* sample =
+        "3 Hi99,Qi67,Ri99,Bh68,Nh79,Ni78,Pf69,Pg68,Pi56,Wh78 Hi23,Qh24,Rg25,Bh35,Ng36,Ni34,"
+        "Ph13,Pi23,Pi45,Wh46 Hc17,Qd38,Re27,Bd16,Nd17,Nd39,Pc17,Pd49,Pe26,Wd28 k play 5 2";
+    s.send(std::string("position fen ") + sample);
+    CHECK(fen_of(s) == sample);
+    s.send(
+        "position startpos moves W@h78 R@i99 Q@i67 B@h68 N@i78 N@h79 P@i56 P@g68 P@f69 W@h34 "
+        "R@i23 Q@h24 B@h35 N@i34 N@g36 P@i45 P@h23 P@h13 H@i99 H@i23 i99i89h");
+    CHECK(fen_of(s) ==
+          "2 Hi89,Qi67,Ri89,Bh68,Nh79,Ni78,Pf69,Pg68,Pi56,Wh78 Hi23,Qh24,Ri23,Bh35,Ng36,Ni34,"
+          "Ph13,Ph23,Pi45,Wh34 - b play 0 1");
+    s.send("setoption name Players value 3");
+    s.send("position startpos moves W@h78");
+    CHECK(fen_of(s) == "3 Wh78 - - g place 0 1");
+}
+
+TEST_CASE("a bad position or move: one error line naming it, position unchanged") {
+    Session s;
+    s.send("position startpos moves W@h78 R@i99");
+    const std::string before = fen_of(s);
+    const std::pair<const char*, const char*> bad[] = {
+        {"position startpos moves W@h68 R@i99 X@i88", "move 3"},
+        {"position startpos moves W@h68 W@h78", "move 2"},
+        {"position startpos moves i99i89", "move 1"},
+        {"position fen 2 - - - g place 0", "8 fields"},
+        {"position fen 2 Qi11 - - g place 0 1", "outside its setup cells"},
+        {"position fen", "needs a position string"},
+        {"position", "expected"},
+        {"position startpos W@h78", "expected 'moves'"},
+        {"position sideways", "expected"},
+    };
+    for (auto [line, why] : bad) {
+        s.clear();
+        s.send(line);
+        auto l = s.lines();
+        CAPTURE(std::string(line));
+        REQUIRE(l.size() == 1);
+        CHECK(l[0].rfind("info string error: ", 0) == 0);
+        CHECK(l[0].find(why) != std::string::npos);
+        CHECK(fen_of(s) == before);
+    }
+}
+
+TEST_CASE("go perft prints a line per move, a blank line and the total (reference counts)") {
+    Session s;
+    s.send("position startpos");
+    s.send("go perft 2");
+    auto l = s.lines();
+    REQUIRE(l.size() == 144 + 2);
+    CHECK(l[144].empty());
+    CHECK(l[145] == "Nodes searched: 17664");
+    CHECK(l[0].find(": ") != std::string::npos);
+    s.clear();
+    s.send(
+        "position fen 3 Hh79,Qh35,Rd49,Ni99,Ni45,Pi88,Ph68,Pf58,Wh45 Hg36,Qg13,Bi23,Nc29,Nb18,Pi12,"
+        "Pg36,Wg24 Hf37,Rd16,Bb29,Ng68,Nf26,Pe38,Wd17 b play 1 20");
+    s.send("go perft 3");
+    CHECK(s.lines().back() == "Nodes searched: 76881");
+    CHECK(s.lines().size() == 41 + 2);
+}
+
+TEST_CASE("go in each phase answers a legal bestmove with info lines") {
+    Session s;
+    for (const char* pos :
+         {"position startpos", "position startpos moves W@h78 R@i99",
+          "position fen 2 Hh89,Qg47,Rg68,Bh68,Ni89,Nh79,Ph89,Ph56,Pg57,Wh67 Qf15,Rh23,Bi12,Ng25,"
+          "Ng24,Ph35,Ph13,Ph12,Wg35 - b heart 0 1",
+          "position fen 2 Hg68,Rh78,Bh89,Ni89,Nf69,Pi66,Ph67,Pg79,Wi77 Hg24,Qh56,Rh34,Be38,Nf26,"
+          "Pi11,Ph24,Ph23,Wh12 - b play 24 16"}) {
+        s.send(pos);
+        Position p = s.uci().engine().position();
+        s.clear();
+        s.send("go depth 3");
+        auto bm = s.wait_for("bestmove ");
+        REQUIRE_FALSE(bm.empty());
+        CHECK(testutil::legal(p, bm.substr(9, bm.find(' ', 9) - 9)));
+        auto info = s.with_prefix("info depth ");
+        REQUIRE_FALSE(info.empty());
+        CHECK(info.back().find(" score ") != std::string::npos);
+        CHECK(info.back().find(" pv ") != std::string::npos);
+        CHECK(info.back().find(" hashfull ") != std::string::npos);
+        s.uci().engine().wait();
+    }
+}
+
+TEST_CASE("every go form parses; bad numbers and unknown words are errors") {
+    Session s;
+    s.send("position startpos");
+    for (const char* go :
+         {"go gtime 1000 btime 1000 ginc 10 binc 10", "go wtime 1000 btime 900 winc 5 binc 5",
+          "go gtime 500 btime 500 ktime 500 gdelay 50 bdelay 50 kdelay 50 movestogo 10",
+          "go movetime 50", "go depth 2", "go nodes 2000", "go mate 2 depth 2",
+          "go searchmoves W@h78 P@i99 depth 2"}) {
+        s.clear();
+        s.send(go);
+        auto bm = s.wait_for("bestmove ");
+        CAPTURE(std::string(go));
+        CHECK_FALSE(bm.empty());
+        CHECK(s.with_prefix("info string error").empty());
+        s.uci().engine().wait();
+    }
+    s.clear();
+    s.send("go searchmoves W@h78 depth 3");
+    CHECK(s.wait_for("bestmove ") == "bestmove W@h78");
+    s.uci().engine().wait();
+    for (const char* bad : {"go depth", "go depth x", "go depth -3", "go nodes 1e9",
+                            "go wtime 99999999999999999999999", "go sideways",
+                            "go searchmoves i99i89", "go perft 0"}) {
+        s.clear();
+        s.send(bad);
+        auto l = s.lines();
+        CAPTURE(std::string(bad));
+        REQUIRE(l.size() == 1);
+        CHECK(l[0].rfind("info string error: go", 0) == 0);
+        CHECK_FALSE(s.uci().engine().searching());
+    }
+}
+
+TEST_CASE("infinite and ponder searches wait for stop / ponderhit; isready during search") {
+    Session s;
+    s.send(
+        "position fen 2 Hg68,Rh78,Bh89,Ni89,Nf69,Pi66,Ph67,Pg79,Wi77 Hg24,Qh56,Rh34,Be38,"
+        "Nf26,Pi11,Ph24,Ph23,Wh12 - g play 24 16");
+    s.send("go infinite");
+    s.send("isready");
+    CHECK(s.wait_for("readyok", 2000) == "readyok");
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK(s.with_prefix("bestmove").empty());
+    s.send("stop");
+    CHECK_FALSE(s.wait_for("bestmove ", 2000).empty());
+    s.uci().engine().wait();
+    s.clear();
+    s.send("go ponder gtime 100 btime 100");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    CHECK(s.with_prefix("bestmove").empty());  // pondering ignores the clock
+    s.send("ponderhit");
+    CHECK_FALSE(s.wait_for("bestmove ", 3000).empty());
+    s.uci().engine().wait();
+}
+
+TEST_CASE("finished games answer bestmove 0000 after an info string") {
+    Session s;
+    s.send(
+        "position fen 2 Hh67,Ri56,Bg68,Ni22,Nh34,Pi89,Ph67,Pe48,Wh79 Qh23,Rh24,Bi11,Ng35,Nf59,"
+        "Pg47,Pg13,Wi33 - g play 0 21");
+    s.send("go depth 3");
+    CHECK(s.wait_for("bestmove ") == "bestmove 0000");
+    CHECK(s.with_prefix("info string game over").size() == 1);
+}
+
+TEST_CASE("d, eval and bench extensions") {
+    Session s;
+    s.send("position startpos moves W@h78");
+    s.send("d");
+    CHECK(s.with_prefix("Key: ").size() == 1);
+    CHECK(s.with_prefix("i ").size() == 1);
+    s.clear();
+    s.send("eval");
+    CHECK(s.with_prefix("material").size() == 1);
+    CHECK(s.with_prefix("Evaluation for the player to move").size() == 1);
+    s.clear();
+    s.send("bench 1");
+    CHECK(s.with_prefix("Nodes searched: ").size() == 1);
+    CHECK(s.with_prefix("Nodes/second: ").size() == 1);
+}
+
+TEST_CASE("bench node count is stable across runs (the build's signature)") {
+    Session a, b;
+    a.send("bench 2");
+    b.send("bench 2");
+    auto na = a.with_prefix("Nodes searched: ");
+    auto nb = b.with_prefix("Nodes searched: ");
+    REQUIRE(na.size() == 1);
+    CHECK(na == nb);
+}
+
+TEST_CASE("robustness: thousands of malformed lines, then a valid session still works") {
+    Session s;
+    std::mt19937 rng(12345);
+    const std::vector<std::string> words = {
+        "uci",     "isready",  "position",    "startpos",  "fen",
+        "moves",   "go",       "depth",       "perft",     "setoption",
+        "name",    "value",    "Hash",        "stop",      "W@h78",
+        "i99i89h", "H@",       "0000",        "-1",        "99999999999999999999999",
+        "2",       "3",        "-",           "g",         "play",
+        "place",   "heart",    "searchmoves", "ponderhit", "d",
+        "eval",    "\xff\xfe", "ucinewgame",  "Players",   "mate",
+        "nodes",   "0"};
+    for (int i = 0; i < 3000; ++i) {
+        std::string line;
+        int kind = i % 4;
+        if (kind == 0) {  // random bytes
+            int n = int(rng() % 40);
+            for (int k = 0; k < n; ++k) line += char(rng() % 256);
+        } else if (kind == 1) {  // random words
+            int n = int(rng() % 8);
+            for (int k = 0; k < n; ++k) line += words[rng() % words.size()] + " ";
+        } else if (kind == 2) {  // truncated valid commands
+            std::string full = "position fen 2 Hi99,Pi99 Hi11,Pi11 - g play 0 1 moves i99i89";
+            line = full.substr(0, rng() % full.size());
+        } else {  // very long line
+            line = std::string(5000 + rng() % 5000, char('a' + rng() % 26));
+        }
+        // Keep searches short: never start an open-ended one.
+        if (line.find("go") != std::string::npos) line = "go " + std::string("depth 1");
+        CHECK(s.send(line));
+        s.uci().engine().wait();
+    }
+    s.clear();
+    s.send("setoption name Players value 2");
+    s.send("position startpos moves W@h78");
+    s.send("isready");
+    CHECK(s.wait_for("readyok", 1000) == "readyok");
+    s.send("go depth 1");
+    CHECK_FALSE(s.wait_for("bestmove ").empty());
+    s.uci().engine().wait();
+    CHECK_FALSE(s.send("quit"));
+}

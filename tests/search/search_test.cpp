@@ -1,0 +1,104 @@
+// tests/search/search_test.cpp: mate scores, draws, paranoid search on small three-player
+// positions, the setup phases played by the search, and bench determinism.
+#include <doctest/doctest.h>
+
+#include <condition_variable>
+#include <mutex>
+
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "eval/evaluate.h"
+#include "search/engine.h"
+#include "test_util.h"
+
+using namespace klinzha;
+
+namespace {
+struct Result {
+    Move best;
+    SearchInfo last;
+};
+
+Result search(const std::string& fen, int depth, const Rules& rules = {}) {
+    Result r;
+    Engine e({});
+    e.set_rules(rules);
+    REQUIRE_FALSE(e.set_position(fen, {}));
+    SearchLimits l;
+    l.depth = depth;
+    SearchCallbacks cb{
+        [&](const SearchInfo& i) { r.last = i; }, [&](Move b, Move) { r.best = b; }, {}};
+    e.analyse(e.position(), l, cb);
+    return r;
+}
+}  // namespace
+
+TEST_CASE("a heart capture in one is found and scored as mate 1") {
+    auto r = search("2 Hi99,Pi99,Re38 Hd38,Pi11 - g play 0 1", 3);
+    CHECK(move_to_string(r.best) == "e38d38");
+    CHECK(r.last.mate_in == 1);
+}
+
+TEST_CASE("a heart that falls next move scores as being mated") {
+    // Blue to move; Green's rook takes the blue heart alone on d38 whatever Blue does
+    // (Blue's only piece is a far pawn, the heart cannot move).
+    auto r = search("2 Hi99,Pi99,Re38 Hd38,Pi11 - b play 0 1", 4);
+    CHECK(r.last.mate_in == -1);
+}
+
+TEST_CASE("50 moves each: every line is a draw, scored 0") {
+    // Halfmove 99: the next move that captures nothing ends the game drawn. No captures
+    // are possible here.
+    auto r = search("2 Hi99,Pi99 Hi11,Pi11 - g play 99 80", 4);
+    CHECK(r.last.score == 0);
+    CHECK(r.last.mate_in == 0);
+}
+
+TEST_CASE("paranoid search: the root player takes a heart when it can") {
+    auto r = search("3 Hi99,Pi99,Re38 Hi11,Pi11 Hd38,Pd38,Na19 g play 0 1", 3);
+    CHECK(move_to_string(r.best) == "e38d38");
+}
+
+TEST_CASE("paranoid search: the root player saves its heart from the coalition") {
+    // Green's heart on e48 is attacked by Blue's rook from e27 (through e37, e38). The pawn
+    // carrying it must take it away (e49 or f48); everything else loses the heart.
+    const char* fen = "3 He48,Pe48,Pi99 Hi11,Pi11,Re27 Ha19,Pa19 g play 0 1";
+    auto r = search(fen, 3);
+    Position p = testutil::make(fen);
+    CHECK(r.best.carries_heart());
+    p.do_move(r.best);
+    CHECK_FALSE(attacks_heart(p, BLUE, GREEN));
+    CHECK(r.last.score > -eval::kMateBound);
+}
+
+TEST_CASE("the setup phases: searching every placement gives a legal, finished setup") {
+    for (int players : {2, 3}) {
+        Engine e({});
+        e.set_players(players);
+        REQUIRE_FALSE(e.set_position(std::nullopt, {}));
+        std::vector<std::string> moves;
+        for (int ply = 0; ply < 10 * players; ++ply) {
+            Move best;
+            SearchLimits l;
+            l.depth = 2;
+            e.analyse(e.position(), l, {{}, [&](Move b, Move) { best = b; }, {}});
+            REQUIRE_FALSE(best.is_none());
+            CHECK(is_legal(e.position(), best));
+            moves.push_back(move_to_string(best));
+            REQUIRE_FALSE(e.set_position(std::nullopt, moves));
+        }
+        CHECK(e.position().phase() == Phase::Play);
+        CHECK(e.position().to_move() == GREEN);
+        MoveList l;
+        generate_legal(e.position(), l);
+        CHECK(l.size > 0);
+    }
+}
+
+TEST_CASE("bench: the node count is the same in two runs") {
+    Engine a({}), b({});
+    auto ra = a.bench(3);
+    auto rb = b.bench(3);
+    CHECK(ra.nodes == rb.nodes);
+    CHECK(ra.nodes > 1000);
+}

@@ -1,0 +1,69 @@
+// tests/search/timeman_test.cpp: the time manager's budgets (RH article 6.2 clocks).
+#include <doctest/doctest.h>
+
+#include "search/timeman.h"
+
+using namespace klinzha;
+
+TEST_CASE("no clock: untimed; movetime: exactly that less the overhead") {
+    SearchLimits l;
+    auto b = plan_time(l, GREEN, 30);
+    CHECK(b.soft_ms < 0);
+    CHECK(b.hard_ms < 0);
+    l.movetime = 1000;
+    b = plan_time(l, GREEN, 30);
+    CHECK(b.soft_ms == 970);
+    CHECK(b.hard_ms == 970);
+}
+
+TEST_CASE("sudden death: a small share, the hard limit well inside the clock") {
+    SearchLimits l;
+    l.time = {60000, 60000, -1};
+    auto b = plan_time(l, GREEN, 30);
+    CHECK(b.soft_ms > 500);
+    CHECK(b.soft_ms < 3000);
+    CHECK(b.hard_ms >= b.soft_ms);
+    CHECK(b.hard_ms <= 60000 / 3);
+    // Blue's clock is what counts when Blue moves.
+    l.time = {60000, 1000, -1};
+    CHECK(plan_time(l, BLUE, 30).hard_ms < 400);
+}
+
+TEST_CASE("increment and delay add time; tiny clocks never overspend") {
+    SearchLimits l;
+    l.time = {10000, 10000, 10000};
+    auto base = plan_time(l, BLACK, 0);
+    l.inc = {0, 0, 1000};
+    auto inc = plan_time(l, BLACK, 0);
+    CHECK(inc.soft_ms > base.soft_ms + 500);
+    l.inc = {0, 0, 0};
+    l.delay = {0, 0, 300};
+    auto del = plan_time(l, BLACK, 0);
+    CHECK(del.soft_ms == base.soft_ms + 300);  // the delay never reaches the clock
+    CHECK(del.hard_ms == base.hard_ms + 300);
+    SearchLimits t;
+    t.time = {20, 20, -1};
+    auto tiny = plan_time(t, GREEN, 30);
+    CHECK(tiny.hard_ms >= 1);
+    CHECK(tiny.hard_ms <= 10);
+}
+
+TEST_CASE("moves per period: time spread over movestogo, the last move may use most") {
+    SearchLimits l;
+    l.time = {30000, 30000, -1};
+    l.movestogo = 10;
+    auto ten = plan_time(l, GREEN, 0);
+    CHECK(ten.soft_ms >= 30000 / 10 * 6 / 10 - 1);
+    l.movestogo = 1;
+    auto last = plan_time(l, GREEN, 0);
+    CHECK(last.hard_ms > ten.hard_ms);
+    CHECK(last.hard_ms <= 30000);
+}
+
+TEST_CASE("instability and danger stretch the soft limit, never past the hard one") {
+    TimeBudget b{1000, 3000};
+    CHECK(adjusted_soft(b, 0, false) == 1000);
+    CHECK(adjusted_soft(b, 2, false) > 1000);
+    CHECK(adjusted_soft(b, 0, true) > 1000);
+    CHECK(adjusted_soft(b, 100, true) <= 3000);
+}
