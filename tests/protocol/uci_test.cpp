@@ -1,6 +1,10 @@
 // tests/protocol/uci_test.cpp: in-process sessions through the injectable sink (SPEC 13).
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
 #include <random>
 
 #include "engine/movegen.h"
@@ -302,4 +306,38 @@ TEST_CASE("robustness: thousands of malformed lines, then a valid session still 
     CHECK_FALSE(s.wait_for("bestmove ").empty());
     s.uci().engine().wait();
     CHECK_FALSE(s.send("quit"));
+}
+
+TEST_CASE("Debug Log File: every line in and out, with a timestamp; a bad path is an error") {
+    std::string path = "/tmp/klinzha_debug_log_test_" + std::to_string(::getpid()) + ".log";
+    std::remove(path.c_str());
+    {
+        Session s;
+        s.send("setoption name Debug Log File value " + path);
+        s.send("isready");
+        s.send("frobnicate");
+        s.send("setoption name Debug Log File value");
+        s.send("isready");  // after closing: not logged
+        s.clear();
+        s.send("setoption name Debug Log File value /dev/null/x.log");
+        auto l = s.lines();
+        REQUIRE(l.size() == 1);
+        CHECK(l[0].rfind("info string error: setoption: cannot open debug log file", 0) == 0);
+    }
+    std::ifstream f(path);
+    REQUIRE(f);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(f, line);) lines.push_back(line);
+    auto has = [&](const std::string& text) {
+        int n = 0;
+        for (auto& l : lines)
+            n += l.size() > text.size() && l.front() == '[' &&
+                 l.compare(l.size() - text.size(), text.size(), text) == 0;
+        return n;
+    };
+    CHECK(has("<< isready") == 1);
+    CHECK(has(">> readyok") == 1);
+    CHECK(has("<< frobnicate") == 1);
+    CHECK(has(">> info string error: unknown command 'frobnicate'") == 1);
+    std::remove(path.c_str());
 }
