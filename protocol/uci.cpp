@@ -229,6 +229,7 @@ void UciSession::cmd_position(const std::vector<std::string>& t) {
 
 void UciSession::cmd_go(const std::vector<std::string>& t) {
     if (engine_->searching()) return error("go: a search is running (send stop first)");
+    engine_->wait();  // the previous search thread may still be returning after bestmove
     SearchLimits lim;
     const Position& pos = engine_->position();
     auto colour_of = [](char c) { return c == 'g' || c == 'w' ? 0 : c == 'b' ? 1 : 2; };

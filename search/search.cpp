@@ -597,7 +597,6 @@ void Searcher::run(Position root, SearchLimits limits, SearchSettings settings,
                    SearchCallbacks cb) {
     Shared sh{tt_, stop_, pondering_, ponderhit_ms_, limits, settings, started_at_, {}, 0, {}};
     run_search(sh, root, cb);
-    running_ = false;
 }
 
 std::uint64_t Searcher::search_sync(const Position& root, const SearchLimits& limits,
@@ -624,6 +623,9 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
         // UCI: while pondering or in infinite mode, bestmove waits for stop/ponderhit.
         while ((pondering_.load() || sh.limits.infinite) && !stop_.load())
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        // Not "searching" any more before the GUI can see bestmove: its next `go` may come
+        // at once (start() joins this thread before starting another).
+        running_ = false;
         if (cb.on_bestmove) cb.on_bestmove(best, ponder);
     };
     if (!why.empty()) {

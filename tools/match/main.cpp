@@ -1,0 +1,202 @@
+// tools/match/main.cpp: klinzha-match, engine-vs-engine tournaments for two or three
+// players (what cutechess-cli and fastchess do for chess, for this game).
+//
+//   klinzha-match -engine cmd=build/release/klinzha name=new
+//                 -engine cmd=build/release/klinzha name=random option.Baseline=random
+//                 -players 2 -games 20 -tc 10+0.1 -concurrency 2 -pgnout games.pgn
+//
+// Ctrl-C stops scheduling (running games finish); -state FILE resumes a stopped run.
+#include <boost/program_options.hpp>
+#include <csignal>
+#include <fstream>
+#include <iostream>
+
+#include "tournament.h"
+
+namespace po = boost::program_options;
+using namespace klinzha;
+using namespace klinzha::match;
+
+namespace {
+Tournament* g_tournament = nullptr;
+extern "C" void on_sigint(int) {
+    if (g_tournament) g_tournament->stop();
+}
+
+std::pair<std::string, std::string> key_value(const std::string& tok) {
+    auto eq = tok.find('=');
+    if (eq == std::string::npos) throw std::runtime_error("expected key=value, not '" + tok + "'");
+    return {tok.substr(0, eq), tok.substr(eq + 1)};
+}
+
+double number(const std::string& s, const std::string& what) {
+    try {
+        std::size_t used = 0;
+        double v = std::stod(s, &used);
+        if (used == s.size()) return v;
+    } catch (...) {
+    }
+    throw std::runtime_error(what + ": not a number: '" + s + "'");
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+    po::options_description desc("klinzha-match options (one dash or two)");
+    desc.add_options()("help", "show this help")(
+        "engine", po::value<std::vector<std::string>>()->multitoken(),
+        "an engine: cmd=<command> name=<name> option.<Name>=<value> ... (repeat per engine)")(
+        "each", po::value<std::vector<std::string>>()->multitoken(),
+        "option.<Name>=<value> ... for every engine")("players", po::value<int>()->default_value(2),
+                                                      "2 or 3")(
+        "games", po::value<int>()->default_value(2),
+        "games per pairing (2 players, even: colours swapped) or per triple (3 players)")(
+        "tc", po::value<std::string>(), "time control [moves/]seconds[+increment], e.g. 40/60+0.5")(
+        "delay", po::value<double>(), "time delay per move in seconds (RH 6.2)")(
+        "st", po::value<double>(), "fixed time per move in seconds")(
+        "depth", po::value<int>(), "fixed depth per move")("nodes", po::value<std::uint64_t>(),
+                                                           "fixed nodes per move")(
+        "margin", po::value<int>()->default_value(100),
+        "ms an engine may overrun its clock before its flag falls")(
+        "concurrency", po::value<int>()->default_value(1), "games played at once")(
+        "pgnout", po::value<std::string>(), "append game records to this file")(
+        "state", po::value<std::string>(), "record finished games here; resume from it")(
+        "setups", po::value<std::string>(),
+        "file of start positions (SPEC 10), one a line; each is played twice, colours swapped")(
+        "rule", po::value<std::vector<std::string>>()->multitoken(),
+        "rule options Name=value (SPEC 8), for the referee and every engine")(
+        "sprt", po::value<std::vector<std::string>>()->multitoken(),
+        "elo0=<e> elo1=<e> alpha=<a> beta=<b>: stop when decided (2 engines, 2 players)")(
+        "maxmoves", po::value<int>()->default_value(0), "adjudicate a draw after this many moves")(
+        "resign", po::value<std::vector<std::string>>()->multitoken(),
+        "movecount=<n> score=<cp>: resign after n moves at or below -cp (2 players)")(
+        "event", po::value<std::string>()->default_value("klinzha-match"), "PGN Event tag");
+
+    TournamentConfig cfg;
+    try {
+        auto parsed = po::command_line_parser(argc, argv)
+                          .options(desc)
+                          .style(po::command_line_style::default_style |
+                                 po::command_line_style::allow_long_disguise)
+                          .run();
+        po::variables_map vm;
+        po::store(parsed, vm);
+        po::notify(vm);
+        if (vm.count("help") || argc == 1) {
+            std::cout << desc << "\n";
+            return 0;
+        }
+        std::vector<std::pair<std::string, std::string>> each;
+        for (const auto& opt : parsed.options) {
+            if (opt.string_key == "engine") {
+                EngineSpec e;
+                for (const auto& tok : opt.value) {
+                    auto [k, v] = key_value(tok);
+                    if (k == "cmd")
+                        e.cmd = v;
+                    else if (k == "name")
+                        e.name = v;
+                    else if (k.rfind("option.", 0) == 0)
+                        e.options.emplace_back(k.substr(7), v);
+                    else
+                        throw std::runtime_error("-engine: unknown key '" + k + "'");
+                }
+                if (e.cmd.empty()) throw std::runtime_error("-engine needs cmd=<command>");
+                if (e.name.empty()) e.name = "engine" + std::to_string(cfg.engines.size() + 1);
+                cfg.engines.push_back(e);
+            } else if (opt.string_key == "each") {
+                for (const auto& tok : opt.value) {
+                    auto [k, v] = key_value(tok);
+                    if (k.rfind("option.", 0) != 0)
+                        throw std::runtime_error("-each takes option.<Name>=<v>");
+                    each.emplace_back(k.substr(7), v);
+                }
+            }
+        }
+        if (cfg.engines.size() < 2) throw std::runtime_error("give at least two -engine");
+        cfg.game.players = vm["players"].as<int>();
+        if (cfg.game.players != 2 && cfg.game.players != 3)
+            throw std::runtime_error("-players must be 2 or 3");
+        if (vm.count("rule"))
+            for (const auto& tok : vm["rule"].as<std::vector<std::string>>()) {
+                auto [k, v] = key_value(tok);
+                if (auto err = cfg.game.rules.set(k, v)) throw std::runtime_error(*err);
+                each.emplace_back(k, v);
+            }
+        each.emplace_back("Players", std::to_string(cfg.game.players));
+        for (auto& e : cfg.engines) e.options.insert(e.options.begin(), each.begin(), each.end());
+        cfg.games = vm["games"].as<int>();
+        if (cfg.games < 1) throw std::runtime_error("-games must be at least 1");
+        auto& tc = cfg.game.tc;
+        if (vm.count("tc")) {
+            auto t = TimeControl::parse(vm["tc"].as<std::string>());
+            if (!t) throw std::runtime_error("-tc: expected [moves/]seconds[+increment]");
+            tc = *t;
+        } else if (vm.count("st")) {
+            tc.movetime_ms = std::int64_t(vm["st"].as<double>() * 1000);
+        } else if (vm.count("depth")) {
+            tc.depth = vm["depth"].as<int>();
+        } else if (vm.count("nodes")) {
+            tc.nodes = vm["nodes"].as<std::uint64_t>();
+        } else {
+            throw std::runtime_error("give one of -tc, -st, -depth, -nodes");
+        }
+        if (vm.count("delay")) tc.delay_ms = std::int64_t(vm["delay"].as<double>() * 1000);
+        tc.margin_ms = vm["margin"].as<int>();
+        cfg.concurrency = vm["concurrency"].as<int>();
+        if (vm.count("pgnout")) cfg.pgn_path = vm["pgnout"].as<std::string>();
+        if (vm.count("state")) cfg.state_path = vm["state"].as<std::string>();
+        if (vm.count("setups")) {
+            std::ifstream in(vm["setups"].as<std::string>());
+            if (!in) throw std::runtime_error("-setups: cannot read the file");
+            for (std::string line; std::getline(in, line);) {
+                if (line.empty() || line[0] == '#') continue;
+                Position p;
+                if (auto err = p.set(line, cfg.game.rules))
+                    throw std::runtime_error("-setups: " + *err + " in '" + line + "'");
+                cfg.setups.push_back(line);
+            }
+        }
+        cfg.game.max_fullmoves = vm["maxmoves"].as<int>();
+        if (vm.count("resign"))
+            for (const auto& tok : vm["resign"].as<std::vector<std::string>>()) {
+                auto [k, v] = key_value(tok);
+                if (k == "movecount")
+                    cfg.game.resign_moves = int(number(v, "-resign movecount"));
+                else if (k == "score")
+                    cfg.game.resign_cp = int(number(v, "-resign score"));
+                else
+                    throw std::runtime_error("-resign: unknown key '" + k + "'");
+            }
+        if (vm.count("sprt")) {
+            Sprt s;
+            for (const auto& tok : vm["sprt"].as<std::vector<std::string>>()) {
+                auto [k, v] = key_value(tok);
+                double x = number(v, "-sprt " + k);
+                if (k == "elo0")
+                    s.elo0 = x;
+                else if (k == "elo1")
+                    s.elo1 = x;
+                else if (k == "alpha")
+                    s.alpha = x;
+                else if (k == "beta")
+                    s.beta = x;
+                else
+                    throw std::runtime_error("-sprt: unknown key '" + k + "'");
+            }
+            if (cfg.engines.size() != 2 || cfg.game.players != 2)
+                throw std::runtime_error("-sprt needs exactly two engines and two players");
+            cfg.sprt = s;
+        }
+        cfg.event = vm["event"].as<std::string>();
+    } catch (const std::exception& e) {
+        std::cerr << "klinzha-match: " << e.what() << "\n(try -help)\n";
+        return 2;
+    }
+
+    Tournament t(cfg, std::cout);
+    g_tournament = &t;
+    std::signal(SIGINT, on_sigint);
+    t.run();
+    std::cout << "\n" << t.table();
+    return 0;
+}

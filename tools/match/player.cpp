@@ -1,0 +1,170 @@
+// tools/match/player.cpp: see player.h.
+#include "player.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <sstream>
+
+namespace klinzha::match {
+
+using Clock = std::chrono::steady_clock;
+
+ProcessPlayer::~ProcessPlayer() {
+    if (alive()) send("quit");
+    kill_process();
+}
+
+void ProcessPlayer::kill_process() {
+    if (to_ >= 0) close(to_);
+    if (from_ >= 0) close(from_);
+    to_ = from_ = -1;
+    if (pid_ > 0) {
+        // Give a quitting engine a moment, then make sure it is gone.
+        for (int i = 0; i < 50; ++i) {
+            if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
+                pid_ = -1;
+                break;
+            }
+            usleep(2000);
+        }
+        if (pid_ > 0) {
+            kill(pid_, SIGKILL);
+            waitpid(pid_, nullptr, 0);
+        }
+    }
+    pid_ = -1;
+    buf_.clear();
+}
+
+std::optional<std::string> ProcessPlayer::start() {
+    kill_process();
+    signal(SIGPIPE, SIG_IGN);
+    dead_ = false;
+    int in[2], out[2];
+    if (pipe(in) != 0 || pipe(out) != 0) return std::string("pipe: ") + std::strerror(errno);
+    pid_ = fork();
+    if (pid_ < 0) return std::string("fork: ") + std::strerror(errno);
+    if (pid_ == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        close(in[1]);
+        close(out[0]);
+        execl("/bin/sh", "sh", "-c", ("exec " + spec_.cmd).c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    to_ = in[1];
+    from_ = out[0];
+    if (!send("uci") || !wait_for("uciok", 10000))
+        return "engine '" + spec_.name + "' did not answer uci";
+    for (const auto& [k, v] : spec_.options)
+        if (!send("setoption name " + k + " value " + v)) return "engine died";
+    if (!send("isready") || !wait_for("readyok", 10000))
+        return "engine '" + spec_.name + "' did not answer isready";
+    return std::nullopt;
+}
+
+bool ProcessPlayer::new_game() {
+    return send("ucinewgame") && send("isready") && wait_for("readyok", 10000).has_value();
+}
+
+bool ProcessPlayer::send(const std::string& line) {
+    if (!alive()) return false;
+    std::string l = line + "\n";
+    if (write(to_, l.data(), l.size()) != ssize_t(l.size())) {
+        dead_ = true;
+        return false;
+    }
+    return true;
+}
+
+std::optional<std::string> ProcessPlayer::read_line(std::int64_t ms) {
+    auto deadline = Clock::now() + std::chrono::milliseconds(ms);
+    while (true) {
+        auto nl = buf_.find('\n');
+        if (nl != std::string::npos) {
+            std::string line = buf_.substr(0, nl);
+            buf_.erase(0, nl + 1);
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            return line;
+        }
+        if (!alive()) return std::nullopt;
+        auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        if (left <= 0) return std::nullopt;
+        pollfd p{from_, POLLIN, 0};
+        int r = poll(&p, 1, int(std::min<std::int64_t>(left, 1 << 30)));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return std::nullopt;
+        char chunk[4096];
+        ssize_t n = read(from_, chunk, sizeof chunk);
+        if (n <= 0) {
+            dead_ = true;
+            return std::nullopt;
+        }
+        buf_.append(chunk, std::size_t(n));
+    }
+}
+
+std::optional<std::string> ProcessPlayer::wait_for(const std::string& prefix, std::int64_t ms) {
+    auto deadline = Clock::now() + std::chrono::milliseconds(ms);
+    while (true) {
+        auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        auto line = read_line(std::max<std::int64_t>(left, 0));
+        if (!line) return std::nullopt;
+        if (line->rfind(prefix, 0) == 0) return line;
+    }
+}
+
+Reply ProcessPlayer::go(const std::string& position_cmd, const std::string& go_cmd,
+                        std::int64_t timeout_ms) {
+    Reply r;
+    auto t0 = Clock::now();
+    if (!send(position_cmd) || !send(go_cmd)) {
+        r.status = Reply::Crash;
+        return r;
+    }
+    auto deadline = t0 + std::chrono::milliseconds(timeout_ms);
+    while (true) {
+        auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        auto line = read_line(std::max<std::int64_t>(left, 0));
+        r.ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+        if (!line) {
+            if (dead_ || !alive()) {
+                r.status = Reply::Crash;
+            } else {
+                r.status = Reply::Timeout;
+                send("stop");  // take the late bestmove off the pipe, if it comes
+                wait_for("bestmove", 1000);
+            }
+            return r;
+        }
+        std::istringstream in(*line);
+        std::string word;
+        in >> word;
+        if (word == "info") {
+            while (in >> word) {
+                if (word != "score") continue;
+                std::string kind;
+                int v = 0;
+                if (in >> kind >> v) {
+                    if (kind == "cp") r.cp = v, r.mate.reset();
+                    if (kind == "mate") r.mate = v, r.cp.reset();
+                }
+            }
+        } else if (word == "bestmove") {
+            in >> r.move;
+            return r;
+        }
+    }
+}
+
+}  // namespace klinzha::match

@@ -1,0 +1,73 @@
+// tools/match/player.h: a participant of a refereed game. ProcessPlayer runs an engine as
+// a child process speaking the protocol of SPEC 13 over pipes; tests substitute scripted
+// players through the same interface.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace klinzha::match {
+
+/// An engine as given on the command line: `-engine cmd=... name=... option.X=v`.
+struct EngineSpec {
+    std::string name;
+    std::string cmd;  ///< run with /bin/sh -c, so it may hold arguments
+    std::vector<std::pair<std::string, std::string>> options;
+};
+
+/// The answer to one `go`. Timeout: no bestmove in time; Crash: the process died or closed
+/// its output. cp / mate: the score of the last `info` line, if any.
+struct Reply {
+    enum Status { Ok, Timeout, Crash } status = Ok;
+    std::string move;
+    std::int64_t ms = 0;
+    std::optional<int> cp;
+    std::optional<int> mate;
+};
+
+class Player {
+  public:
+    virtual ~Player() = default;
+    virtual std::string name() const = 0;
+    /// Starts (or restarts) the engine and does the handshake. Returns an error or nullopt.
+    virtual std::optional<std::string> start() = 0;
+    /// `ucinewgame` and `isready`; false if the engine does not answer.
+    virtual bool new_game() = 0;
+    /// Sends `position_cmd` and `go_cmd`; waits up to timeout_ms for `bestmove`.
+    virtual Reply go(const std::string& position_cmd, const std::string& go_cmd,
+                     std::int64_t timeout_ms) = 0;
+    /// True while the engine process is usable.
+    virtual bool alive() const = 0;
+};
+
+class ProcessPlayer : public Player {
+  public:
+    explicit ProcessPlayer(EngineSpec spec) : spec_(std::move(spec)) {}
+    ~ProcessPlayer() override;
+    std::string name() const override { return spec_.name; }
+    std::optional<std::string> start() override;
+    bool new_game() override;
+    Reply go(const std::string& position_cmd, const std::string& go_cmd,
+             std::int64_t timeout_ms) override;
+    bool alive() const override { return pid_ > 0 && !dead_; }
+
+  private:
+    bool send(const std::string& line);
+    /// Reads one line within ms; nullopt on timeout or end of output (then dead_ is set).
+    std::optional<std::string> read_line(std::int64_t ms);
+    std::optional<std::string> wait_for(const std::string& prefix, std::int64_t ms);
+    void kill_process();
+
+    EngineSpec spec_;
+    pid_t pid_ = -1;
+    int to_ = -1, from_ = -1;
+    bool dead_ = false;
+    std::string buf_;
+};
+
+}  // namespace klinzha::match

@@ -1,0 +1,318 @@
+// tools/match/referee.cpp: see referee.h.
+#include "referee.h"
+
+#include <chrono>
+#include <ctime>
+#include <sstream>
+
+#include "engine/movegen.h"
+#include "engine/notation.h"
+
+namespace klinzha::match {
+
+std::optional<TimeControl> TimeControl::parse(const std::string& s) {
+    TimeControl tc;
+    std::string rest = s;
+    try {
+        auto slash = rest.find('/');
+        if (slash != std::string::npos) {
+            std::size_t used = 0;
+            tc.moves = std::stoi(rest.substr(0, slash), &used);
+            if (used != slash || tc.moves <= 0) return std::nullopt;
+            rest = rest.substr(slash + 1);
+        }
+        auto plus = rest.find('+');
+        std::string base = rest.substr(0, plus);
+        std::size_t used = 0;
+        double sec = std::stod(base, &used);
+        if (used != base.size() || sec <= 0) return std::nullopt;
+        tc.base_ms = std::int64_t(sec * 1000);
+        if (plus != std::string::npos) {
+            std::string inc = rest.substr(plus + 1);
+            double isec = std::stod(inc, &used);
+            if (used != inc.size() || isec < 0) return std::nullopt;
+            tc.inc_ms = std::int64_t(isec * 1000);
+        }
+    } catch (...) {
+        return std::nullopt;
+    }
+    return tc;
+}
+
+std::string TimeControl::describe() const {
+    std::ostringstream o;
+    if (base_ms >= 0) {
+        if (moves) o << moves << '/';
+        o << base_ms / 1000.0;
+        if (inc_ms) o << '+' << inc_ms / 1000.0;
+        if (delay_ms) o << " d" << delay_ms / 1000.0;
+    } else if (movetime_ms >= 0) {
+        o << "movetime " << movetime_ms / 1000.0;
+    } else if (depth) {
+        o << "depth " << depth;
+    } else if (nodes) {
+        o << "nodes " << nodes;
+    } else {
+        o << "-";
+    }
+    return o.str();
+}
+
+std::string GameRecord::result() const {
+    auto token = [&](Colour c) {
+        switch (outcome[c]) {
+            case Outcome::Win:
+                return std::string("1");
+            case Outcome::Loss:
+                return std::string("0");
+            default:
+                return std::string("1/2");
+        }
+    };
+    std::string r = token(GREEN) + "-" + token(BLUE);
+    if (players == 3) r += "-" + token(BLACK);
+    return r;
+}
+
+double GameRecord::points(Colour c) const {
+    return outcome[c] == Outcome::Win ? 1.0 : outcome[c] == Outcome::Draw ? 0.5 : 0.0;
+}
+
+int GameRecord::rh_points(Colour c) const {
+    return hearts_captured[c] - (heart_lost[c] ? 1 : 0);
+}
+
+double GameRecord::kz_points(Colour c) const {
+    return outcome[c] == Outcome::Win ? 1.0 : outcome[c] == Outcome::Draw ? -0.5 : 0.0;
+}
+
+namespace {
+
+std::string go_command(const TimeControl& tc, const std::array<std::int64_t, kColours>& clock,
+                       const std::array<int, kColours>& moves_made, int players, Colour to_move) {
+    std::ostringstream o;
+    o << "go";
+    if (tc.base_ms >= 0) {
+        const char* c = "gbk";
+        for (int i = 0; i < players; ++i)
+            o << ' ' << c[i] << "time " << std::max<std::int64_t>(0, clock[i]);
+        if (tc.inc_ms)
+            for (int i = 0; i < players; ++i) o << ' ' << c[i] << "inc " << tc.inc_ms;
+        if (tc.delay_ms)
+            for (int i = 0; i < players; ++i) o << ' ' << c[i] << "delay " << tc.delay_ms;
+        if (tc.moves) o << " movestogo " << tc.moves - moves_made[to_move] % tc.moves;
+    } else if (tc.movetime_ms >= 0) {
+        o << " movetime " << tc.movetime_ms;
+    } else if (tc.depth) {
+        o << " depth " << tc.depth;
+    } else if (tc.nodes) {
+        o << " nodes " << tc.nodes;
+    } else {
+        o << " depth 1";
+    }
+    return o.str();
+}
+
+}  // namespace
+
+GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
+                     const std::function<void(const GameRecord&)>& on_move) {
+    GameRecord g;
+    g.players = cfg.players;
+    for (int c = 0; c < cfg.players; ++c) g.names[c] = seats[c]->name();
+    Position pos(cfg.players, cfg.rules);
+    if (!cfg.start_fen.empty()) {
+        if (auto err = pos.set(cfg.start_fen, cfg.rules)) {
+            g.termination = "bad start position: " + *err;
+            return g;
+        }
+    }
+    g.start_fen = pos.fen();
+    const std::string base_cmd = "position fen " + g.start_fen;
+    std::string moves_cmd;
+    std::array<std::int64_t, kColours> clock{cfg.tc.base_ms, cfg.tc.base_ms, cfg.tc.base_ms};
+    std::array<int, kColours> moves_made{};
+    std::array<int, kColours> bad_scores{};
+    for (int c = 0; c < cfg.players; ++c)
+        if (!seats[c]->alive() && seats[c]->start()) {
+            g.outcome[c] = Outcome::Loss;
+            g.termination = g.names[c] + " could not be started";
+            return g;
+        }
+    for (int c = 0; c < cfg.players; ++c) seats[c]->new_game();
+
+    auto finish_draw = [&](const std::string& why) {
+        for (int c = 0; c < cfg.players; ++c)
+            g.outcome[c] = pos.is_in(Colour(c)) ? Outcome::Draw : Outcome::Loss;
+        g.termination = why;
+    };
+    // The player to move is out (SPEC 7): two players, it loses; three, it drops out with
+    // its men removed and the game goes on. Returns true when the game is over.
+    auto player_out = [&](const std::string& why) {
+        const Colour c = pos.to_move();
+        g.outcome[c] = Outcome::Loss;
+        if (cfg.players == 2 || pos.phase() != Phase::Play) {
+            // Two players, or a failure during setup: the game ends; the others share it.
+            for (int o = 0; o < cfg.players; ++o)
+                if (o != c) g.outcome[o] = cfg.players == 2 ? Outcome::Win : Outcome::Draw;
+            g.termination = g.names[c] + ": " + why;
+            return true;
+        }
+        if (pos.heart(c) != NO_CELL) g.heart_lost[c] = true;
+        pos.eliminate_to_move();
+        if (pos.players_in() == 1) {
+            g.outcome[pos.to_move()] = Outcome::Win;
+            g.termination = g.names[c] + ": " + why + "; last player in wins";
+            return true;
+        }
+        g.termination += (g.termination.empty() ? "" : "; ") + g.names[c] + " out: " + why;
+        return false;
+    };
+
+    while (true) {
+        const Colour c = pos.to_move();
+        if (pos.phase() == Phase::Play) {
+            if (pos.game_over()) {
+                for (int o = 0; o < cfg.players; ++o)
+                    g.outcome[o] = pos.heart(Colour(o)) != NO_CELL ? Outcome::Win : Outcome::Loss;
+                g.termination += (g.termination.empty() ? "" : "; ") + std::string("heart capture");
+                break;
+            }
+            if (pos.is_repetition(3)) {
+                finish_draw("draw by third repetition");
+                break;
+            }
+            if (pos.fifty_move_draw()) {
+                finish_draw("draw by the 50-moves-each rule");
+                break;
+            }
+            if (cfg.max_fullmoves && pos.fullmove() > cfg.max_fullmoves) {
+                finish_draw("adjudication: move limit");
+                break;
+            }
+            if (!has_legal_move(pos)) {
+                if (player_out("no legal move")) break;
+                continue;
+            }
+        }
+        std::int64_t timeout = 60000;
+        if (cfg.tc.base_ms >= 0)
+            timeout = std::max<std::int64_t>(0, clock[c]) + cfg.tc.delay_ms + cfg.tc.margin_ms;
+        else if (cfg.tc.movetime_ms >= 0)
+            timeout = cfg.tc.movetime_ms + cfg.tc.margin_ms + 1000;
+        Reply r = seats[c]->go(base_cmd + (moves_cmd.empty() ? "" : " moves" + moves_cmd),
+                               go_command(cfg.tc, clock, moves_made, cfg.players, c), timeout);
+        if (r.status == Reply::Crash) {
+            seats[c]->start();  // ready for the next game
+            if (player_out("crashed")) break;
+            continue;
+        }
+        if (cfg.tc.base_ms >= 0) {
+            clock[c] -= std::max<std::int64_t>(0, r.ms - cfg.tc.delay_ms);
+            if (r.status == Reply::Timeout || clock[c] < -cfg.tc.margin_ms) {
+                if (player_out("lost on time")) break;
+                continue;
+            }
+        } else if (r.status == Reply::Timeout) {
+            if (player_out("no answer in time")) break;
+            continue;
+        }
+        auto parsed = parse_move(pos, r.move);
+        if (auto* err = std::get_if<std::string>(&parsed)) {
+            if (player_out("illegal move " + *err)) break;
+            continue;
+        }
+        const Move m = std::get<Move>(parsed);
+        // Resignation on score (two players).
+        if (cfg.players == 2 && cfg.resign_moves > 0 && pos.phase() == Phase::Play) {
+            bool bad = (r.cp && *r.cp <= -cfg.resign_cp) || (r.mate && *r.mate < 0);
+            bad_scores[c] = bad ? bad_scores[c] + 1 : 0;
+            if (bad_scores[c] >= cfg.resign_moves) {
+                g.outcome[c] = Outcome::Loss;
+                g.outcome[1 - c] = Outcome::Win;
+                g.termination = "adjudication: " + g.names[c] + " resigns on score";
+                break;
+            }
+        }
+        std::array<Cell, kColours> hearts_before{pos.heart(GREEN), pos.heart(BLUE),
+                                                 pos.heart(BLACK)};
+        g.algebraic.push_back(to_algebraic(pos, m));
+        g.moves.push_back(move_to_string(m));
+        g.movers.push_back(c);
+        g.setup_move.push_back(pos.phase() != Phase::Play);
+        pos.do_move(m);
+        moves_cmd += " " + g.moves.back();
+        for (int o = 0; o < kColours; ++o)
+            if (o != c && hearts_before[o] != NO_CELL && pos.heart(Colour(o)) == NO_CELL) {
+                g.hearts_captured[c]++;
+                g.heart_lost[o] = true;
+                g.outcome[o] = Outcome::Loss;
+            }
+        if (cfg.tc.base_ms >= 0) {
+            clock[c] += cfg.tc.inc_ms;
+            if (cfg.tc.moves && ++moves_made[c] % cfg.tc.moves == 0) clock[c] += cfg.tc.base_ms;
+        }
+        if (on_move) on_move(g);
+    }
+    g.final_fen = pos.fen();
+    return g;
+}
+
+std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round,
+                   const std::string& event) {
+    std::ostringstream o;
+    char date[16];
+    std::time_t now = std::time(nullptr);
+    std::strftime(date, sizeof date, "%Y.%m.%d", std::gmtime(&now));
+    o << "[Event \"" << event << "\"]\n[Site \"klinzha-match\"]\n[Date \"" << date
+      << "\"]\n[Round \"" << round << "\"]\n[Green \"" << g.names[GREEN] << "\"]\n[Blue \""
+      << g.names[BLUE] << "\"]\n";
+    if (g.players == 3) o << "[Black \"" << g.names[BLACK] << "\"]\n";
+    o << "[Players \"" << g.players << "\"]\n[Variant \"romulan-heart\"]\n[Options \""
+      << cfg.rules.to_string() << "\"]\n[TimeControl \"" << cfg.tc.describe() << "\"]\n";
+    if (g.start_fen != (g.players == 3 ? kStartFen3 : kStartFen2))
+        o << "[FEN \"" << g.start_fen << "\"]\n";
+    o << "[Result \"" << g.result() << "\"]\n[Termination \"" << g.termination << "\"]\n";
+    if (g.players == 3) {
+        o << "[ScoreRH \"";
+        for (int c = 0; c < 3; ++c) o << (c ? " " : "") << g.rh_points(Colour(c));
+        o << "\"]\n[ScoreKZ \"";
+        for (int c = 0; c < 3; ++c) o << (c ? " " : "") << g.kz_points(Colour(c));
+        o << "\"]\n";
+    }
+    o << "[PlyCount \"" << g.moves.size() << "\"]\n\n";
+    std::string text;
+    bool in_play = false;
+    int number = 0;
+    Colour first = GREEN;
+    for (std::size_t i = 0; i < g.algebraic.size(); ++i) {
+        if (i == 0 && g.setup_move[0]) text += "{setup} ";
+        if (!g.setup_move[i] && !in_play) {
+            in_play = true;
+            text += "{play} ";
+            first = g.movers[i];
+        }
+        if (in_play && (g.movers[i] == first || number == 0))
+            text += std::to_string(++number) + ". ";
+        text += g.algebraic[i] + " ";
+    }
+    text += g.result();
+    // Wrap at about 80 columns.
+    std::size_t col = 0;
+    std::istringstream words(text);
+    for (std::string w; words >> w;) {
+        if (col && col + w.size() + 1 > 80) {
+            o << '\n';
+            col = 0;
+        } else if (col) {
+            o << ' ';
+            ++col;
+        }
+        o << w;
+        col += w.size();
+    }
+    o << "\n\n";
+    return o.str();
+}
+
+}  // namespace klinzha::match

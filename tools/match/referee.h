@@ -1,0 +1,83 @@
+// tools/match/referee.h: plays one refereed game between Players, checking every move with
+// the rules core (SPEC 3-7): setup through the protocol, clocks of RH article 6.2, game end
+// by heart capture, no legal move, repetition, the 50-moves-each rule, illegal moves,
+// crashes and flag falls (three players: the player is out, SPEC 7 / RH 6.9), and
+// adjudication (move limit, resignation on score).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/position.h"
+#include "player.h"
+
+namespace klinzha::match {
+
+/// Clock and search limits of a game. base_ms < 0: no clock. Exactly one of: a clock,
+/// movetime_ms, depth, nodes (the others left unset).
+struct TimeControl {
+    int moves = 0;              ///< moves per period (RH 6.2), 0 = one period (sudden death)
+    std::int64_t base_ms = -1;  ///< time per period
+    std::int64_t inc_ms = 0;    ///< Fischer increment per move
+    std::int64_t delay_ms = 0;  ///< time delay per move (RH 6.2)
+    std::int64_t movetime_ms = -1;
+    int depth = 0;
+    std::uint64_t nodes = 0;
+    std::int64_t margin_ms = 100;  ///< a flag falls only below -margin (timing noise)
+
+    /// Parses `[moves/]seconds[+inc]` (e.g. `40/60+0.5`, `10+0.1`). nullopt if malformed.
+    static std::optional<TimeControl> parse(const std::string& s);
+    /// The PGN TimeControl tag value.
+    std::string describe() const;
+};
+
+struct GameConfig {
+    int players = 2;
+    Rules rules;
+    TimeControl tc;
+    std::string start_fen;  ///< "" = the empty board: engines place their own pieces
+    int max_fullmoves = 0;  ///< adjudicate a draw after this many full moves (0 = never)
+    int resign_moves = 0;   ///< resign after this many own moves at or below -resign_cp
+    int resign_cp = 0;      ///< (two players only; 0 = never)
+};
+
+enum class Outcome { Win, Loss, Draw };
+
+/// What happened in one game. Arrays are indexed by colour (g, b, k).
+struct GameRecord {
+    int players = 2;
+    std::array<std::string, kColours> names;
+    std::string start_fen;
+    std::vector<std::string> moves;      ///< protocol strings (SPEC 9)
+    std::vector<std::string> algebraic;  ///< RH algebraic notation (SPEC 11)
+    std::vector<Colour> movers;
+    std::vector<bool> setup_move;
+    std::array<Outcome, kColours> outcome{Outcome::Draw, Outcome::Draw, Outcome::Draw};
+    std::array<int, kColours> hearts_captured{};
+    std::array<bool, kColours> heart_lost{};
+    std::string termination;
+    std::string final_fen;
+
+    /// "1-0", "0-1", "1/2-1/2" (two players); "1-0-0" style per g-b-k, halves for draws.
+    std::string result() const;
+    /// Match points: win 1, draw 1/2, loss 0.
+    double points(Colour c) const;
+    /// RH 11.1: +1 per heart captured, -1 for losing one's own heart.
+    int rh_points(Colour c) const;
+    /// Laws of KZ 10.1: win 1, loss 0, draw -1/2.
+    double kz_points(Colour c) const;
+};
+
+/// Plays a game. seats[c] plays colour c (two or three seats). on_move, if set, is told of
+/// each move (for progress output).
+GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
+                     const std::function<void(const GameRecord&)>& on_move = {});
+
+/// The game as a PGN-style record (tags, then the moves in RH algebraic notation).
+std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round, const std::string& event);
+
+}  // namespace klinzha::match

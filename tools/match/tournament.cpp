@@ -1,0 +1,313 @@
+// tools/match/tournament.cpp: see tournament.h.
+#include "tournament.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+namespace klinzha::match {
+
+namespace {
+char outcome_char(Outcome o) {
+    return o == Outcome::Win ? 'W' : o == Outcome::Loss ? 'L' : 'D';
+}
+std::optional<Outcome> outcome_of(char ch) {
+    if (ch == 'W') return Outcome::Win;
+    if (ch == 'L') return Outcome::Loss;
+    if (ch == 'D') return Outcome::Draw;
+    return std::nullopt;
+}
+
+/// The groups of engines that meet: pairs (two players) or triples (three players; with
+/// two engines the triples A A B and A B B).
+std::vector<std::vector<int>> groups(int players, int engines) {
+    std::vector<std::vector<int>> g;
+    if (players == 2) {
+        for (int i = 0; i < engines; ++i)
+            for (int j = i + 1; j < engines; ++j) g.push_back({i, j});
+    } else if (engines == 2) {
+        g = {{0, 0, 1}, {0, 1, 1}};
+    } else {
+        for (int i = 0; i < engines; ++i)
+            for (int j = i + 1; j < engines; ++j)
+                for (int k = j + 1; k < engines; ++k) g.push_back({i, j, k});
+    }
+    return g;
+}
+}  // namespace
+
+std::string GameSummary::serialize() const {
+    std::ostringstream o;
+    o << index << ' ' << players;
+    for (int c = 0; c < kColours; ++c)
+        o << ' ' << engine[c] << ' ' << outcome_char(outcome[c]) << ' ' << rh[c] << ' ' << kz[c];
+    o << ' ' << termination;
+    return o.str();
+}
+
+std::optional<GameSummary> GameSummary::parse(const std::string& line) {
+    std::istringstream in(line);
+    GameSummary s;
+    if (!(in >> s.index >> s.players)) return std::nullopt;
+    for (int c = 0; c < kColours; ++c) {
+        char oc;
+        if (!(in >> s.engine[c] >> oc >> s.rh[c] >> s.kz[c])) return std::nullopt;
+        auto o = outcome_of(oc);
+        if (!o) return std::nullopt;
+        s.outcome[c] = *o;
+    }
+    std::getline(in >> std::ws, s.termination);
+    return s;
+}
+
+int schedule_size(int players, int engines, int games_per_group) {
+    return int(groups(players, engines).size()) * games_per_group;
+}
+
+std::array<int, kColours> seating(int index, int players, int engines, int games_per_group) {
+    auto gs = groups(players, engines);
+    const auto& g = gs[std::size_t(index / games_per_group) % gs.size()];
+    int k = index % games_per_group;
+    std::array<int, kColours> seat{-1, -1, -1};
+    if (players == 2) {
+        seat[0] = g[k % 2];
+        seat[1] = g[1 - k % 2];
+    } else {
+        static const int perms[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1},
+                                        {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+        for (int c = 0; c < 3; ++c) seat[c] = g[perms[k % 6][c]];
+    }
+    return seat;
+}
+
+Tournament::Tournament(TournamentConfig cfg, std::ostream& out, Factory factory)
+    : cfg_(std::move(cfg)), out_(out), factory_(std::move(factory)) {
+    if (!factory_)
+        factory_ = [](const EngineSpec& s) { return std::make_unique<ProcessPlayer>(s); };
+    total_ = schedule_size(cfg_.game.players, int(cfg_.engines.size()), cfg_.games);
+    finished_.assign(std::size_t(total_), false);
+    if (!cfg_.state_path.empty()) {
+        std::ifstream in(cfg_.state_path);
+        for (std::string line; std::getline(in, line);) {
+            auto s = GameSummary::parse(line);
+            if (!s || s->index < 0 || s->index >= total_ || finished_[std::size_t(s->index)])
+                continue;
+            finished_[std::size_t(s->index)] = true;
+            done_.push_back(*s);
+        }
+        if (!done_.empty())
+            out_ << "Resuming: " << done_.size() << " of " << total_ << " games already played"
+                 << std::endl;
+    }
+}
+
+std::vector<GameSummary> Tournament::run() {
+    std::vector<std::thread> threads;
+    for (int i = 0; i < std::max(1, cfg_.concurrency); ++i)
+        threads.emplace_back([this] { worker(); });
+    for (auto& t : threads) t.join();
+    std::lock_guard lock(mutex_);
+    return done_;
+}
+
+void Tournament::worker() {
+    std::vector<std::unique_ptr<Player>> players;  // one per engine, this thread's own
+    for (const auto& e : cfg_.engines) players.push_back(factory_(e));
+    while (!stop_) {
+        int idx = next_.fetch_add(1);
+        if (idx >= total_) break;
+        {
+            std::lock_guard lock(mutex_);
+            if (finished_[std::size_t(idx)]) continue;
+        }
+        auto seat = seating(idx, cfg_.game.players, int(cfg_.engines.size()), cfg_.games);
+        GameConfig gc = cfg_.game;
+        if (!cfg_.setups.empty())
+            gc.start_fen = cfg_.setups[std::size_t(idx / 2) % cfg_.setups.size()];
+        // Three-player games with one engine in two seats need a second instance.
+        std::vector<std::unique_ptr<Player>> extra;
+        std::vector<Player*> seats;
+        for (int c = 0; c < gc.players; ++c) {
+            Player* p = players[std::size_t(seat[c])].get();
+            if (std::find(seats.begin(), seats.end(), p) != seats.end()) {
+                extra.push_back(factory_(cfg_.engines[std::size_t(seat[c])]));
+                p = extra.back().get();
+            }
+            seats.push_back(p);
+        }
+        GameRecord g = play_game(seats, gc);
+        GameSummary s;
+        s.index = idx;
+        s.players = gc.players;
+        s.termination = g.termination;
+        for (int c = 0; c < gc.players; ++c) {
+            s.engine[c] = seat[c];
+            s.outcome[c] = g.outcome[c];
+            s.rh[c] = g.rh_points(Colour(c));
+            s.kz[c] = g.kz_points(Colour(c));
+        }
+        record(g, s);
+    }
+}
+
+void Tournament::record(const GameRecord& g, const GameSummary& s) {
+    std::lock_guard lock(mutex_);
+    finished_[std::size_t(s.index)] = true;
+    done_.push_back(s);
+    GameConfig gc = cfg_.game;
+    gc.start_fen = g.start_fen;
+    if (!cfg_.pgn_path.empty()) {
+        std::ofstream pgn(cfg_.pgn_path, std::ios::app);
+        pgn << to_pgn(g, gc, s.index + 1, cfg_.event);
+    }
+    if (!cfg_.state_path.empty()) {
+        std::ofstream st(cfg_.state_path, std::ios::app);
+        st << s.serialize() << '\n';
+    }
+    out_ << "Finished game " << s.index + 1 << " of " << total_ << " (";
+    for (int c = 0; c < s.players; ++c)
+        out_ << (c ? " vs " : "") << cfg_.engines[std::size_t(s.engine[c])].name;
+    out_ << "): " << g.result() << " {" << g.termination << "}" << std::endl;
+    if (cfg_.report_every > 0 && int(done_.size()) % cfg_.report_every == 0 &&
+        cfg_.engines.size() == 2 && cfg_.game.players == 2) {
+        auto t = trinomial();
+        auto e = elo_estimate(t);
+        out_ << "Score of " << cfg_.engines[0].name << " vs " << cfg_.engines[1].name << ": " << t.w
+             << " - " << t.l << " - " << t.d << "  [" << std::fixed << std::setprecision(3)
+             << e.score << "] " << t.n() << std::defaultfloat << std::endl;
+    }
+    if (cfg_.sprt) {
+        std::string d = cfg_.sprt->decision(cfg_.sprt->llr(pentanomial()));
+        if (!d.empty() && !stop_) {
+            out_ << "SPRT: " << d << " accepted (LLR " << std::setprecision(3)
+                 << cfg_.sprt->llr(pentanomial()) << std::defaultfloat << ")" << std::endl;
+            stop_ = true;
+        }
+    }
+}
+
+Trinomial Tournament::trinomial() const {
+    Trinomial t;  // from engine 0's point of view, two-player games
+    for (const auto& s : done_) {
+        if (s.players != 2) continue;
+        int c0 = s.engine[0] == 0 ? 0 : 1;
+        Outcome o = s.outcome[c0];
+        (o == Outcome::Win ? t.w : o == Outcome::Loss ? t.l : t.d)++;
+    }
+    return t;
+}
+
+Pentanomial Tournament::pentanomial() const {
+    Pentanomial p;  // pairs 2k, 2k+1 (same setup, colours swapped), engine 0's view
+    std::map<int, std::vector<double>> pairs;
+    for (const auto& s : done_) {
+        if (s.players != 2) continue;
+        int c0 = s.engine[0] == 0 ? 0 : 1;
+        double pts = s.outcome[c0] == Outcome::Win ? 1 : s.outcome[c0] == Outcome::Draw ? 0.5 : 0;
+        pairs[s.index / 2].push_back(pts);
+    }
+    for (auto& [k, v] : pairs)
+        if (v.size() == 2) p.c[std::size_t((v[0] + v[1]) * 2 + 0.5)]++;
+    return p;
+}
+
+double Tournament::sprt_llr() const {
+    std::lock_guard lock(mutex_);
+    return cfg_.sprt ? cfg_.sprt->llr(pentanomial()) : 0;
+}
+
+std::string Tournament::sprt_decision() const {
+    std::lock_guard lock(mutex_);
+    return cfg_.sprt ? cfg_.sprt->decision(cfg_.sprt->llr(pentanomial())) : "";
+}
+
+std::string Tournament::table() const {
+    std::lock_guard lock(mutex_);
+    const int n = int(cfg_.engines.size());
+    struct Row {
+        int games = 0, w = 0, d = 0, l = 0, rh = 0;
+        double kz = 0;
+        std::array<std::array<int, 3>, kColours> seat{};  // per colour: w d l
+    };
+    std::vector<Row> rows(static_cast<std::size_t>(n));
+    for (const auto& s : done_)
+        for (int c = 0; c < s.players; ++c) {
+            Row& r = rows[std::size_t(s.engine[c])];
+            r.games++;
+            int k = s.outcome[c] == Outcome::Win ? 0 : s.outcome[c] == Outcome::Draw ? 1 : 2;
+            (k == 0 ? r.w : k == 1 ? r.d : r.l)++;
+            r.seat[c][std::size_t(k)]++;
+            r.rh += s.rh[c];
+            r.kz += s.kz[c];
+        }
+    std::ostringstream o;
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%-16s %6s %6s %6s %6s %7s", "engine", "games", "wins", "draws",
+                  "losses", "score");
+    o << buf;
+    if (cfg_.game.players == 3) o << "  RH11.1  KZ10.1";
+    o << "   as green (w-d-l)   as blue (w-d-l)";
+    if (cfg_.game.players == 3) o << "   as black (w-d-l)";
+    o << '\n';
+    for (int i = 0; i < n; ++i) {
+        const Row& r = rows[std::size_t(i)];
+        double score = r.games ? (r.w + 0.5 * r.d) / r.games : 0;
+        std::snprintf(buf, sizeof buf, "%-16s %6d %6d %6d %6d %6.1f%%",
+                      cfg_.engines[std::size_t(i)].name.substr(0, 16).c_str(), r.games, r.w, r.d,
+                      r.l, 100 * score);
+        o << buf;
+        if (cfg_.game.players == 3) {
+            std::snprintf(buf, sizeof buf, "  %6d  %6.1f", r.rh, r.kz);
+            o << buf;
+        }
+        for (int c = 0; c < cfg_.game.players; ++c) {
+            std::snprintf(buf, sizeof buf, "   %5d-%d-%-5d   ", r.seat[c][0], r.seat[c][1],
+                          r.seat[c][2]);
+            o << buf;
+        }
+        o << '\n';
+    }
+    if (n == 2 && cfg_.game.players == 2) {
+        auto t = trinomial();
+        auto p = pentanomial();
+        auto e = p.n() >= 2 ? elo_estimate(p) : elo_estimate(t);
+        if (std::isfinite(e.elo) && std::isfinite(e.error))
+            std::snprintf(buf, sizeof buf, "Elo difference (%s vs %s): %.1f +/- %.1f (95%%), %s\n",
+                          cfg_.engines[0].name.c_str(), cfg_.engines[1].name.c_str(), e.elo,
+                          e.error, p.n() >= 2 ? "pentanomial" : "trinomial");
+        else
+            std::snprintf(buf, sizeof buf,
+                          "Elo difference (%s vs %s): %s (score %.3f: no finite estimate)\n",
+                          cfg_.engines[0].name.c_str(), cfg_.engines[1].name.c_str(),
+                          e.score >= 0.5 ? "+inf" : "-inf", e.score);
+        o << buf;
+        std::snprintf(buf, sizeof buf, "Pairs (LL LD LW+DD DW WW): %lld %lld %lld %lld %lld\n",
+                      p.c[0], p.c[1], p.c[2], p.c[3], p.c[4]);
+        o << buf;
+        if (cfg_.sprt) {
+            double llr = cfg_.sprt->llr(p);
+            std::string d = cfg_.sprt->decision(llr);
+            std::snprintf(
+                buf, sizeof buf,
+                "SPRT elo0=%.1f elo1=%.1f alpha=%.3f beta=%.3f: LLR %.3f [%.3f, %.3f] %s\n",
+                cfg_.sprt->elo0, cfg_.sprt->elo1, cfg_.sprt->alpha, cfg_.sprt->beta, llr,
+                cfg_.sprt->lower(), cfg_.sprt->upper(),
+                d.empty() ? "continue" : (d + " accepted").c_str());
+            o << buf;
+        }
+    }
+    std::map<std::string, int> terms;
+    for (const auto& s : done_) terms[s.termination]++;
+    o << "Terminations:";
+    for (auto& [t, c] : terms) o << "  " << c << " x " << (t.empty() ? "?" : t);
+    o << '\n';
+    return o.str();
+}
+
+}  // namespace klinzha::match

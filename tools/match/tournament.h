@@ -1,0 +1,86 @@
+// tools/match/tournament.h: runs many refereed games: schedule with seats rotated so every
+// engine plays every colour equally, concurrency, stop and resume through a state file,
+// PGN output, result tables per engine and per seat, Elo with a 95% interval and SPRT.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "referee.h"
+#include "stats.h"
+
+namespace klinzha::match {
+
+struct TournamentConfig {
+    std::vector<EngineSpec> engines;
+    GameConfig game;
+    int games = 2;  ///< games per pairing (two players) or per triple (three)
+    int concurrency = 1;
+    std::vector<std::string> setups;  ///< fixed start positions (SPEC 10), used in pairs
+    std::string pgn_path;             ///< "" = no PGN file
+    std::string state_path;           ///< "" = no resume file
+    std::optional<Sprt> sprt;         ///< two engines, two players only
+    std::string event = "klinzha-match";
+    int report_every = 1;  ///< print a score line every this many games (0 = never)
+};
+
+/// One finished game as the tables need it (also one line of the state file).
+struct GameSummary {
+    int index = 0;
+    int players = 2;
+    std::array<int, kColours> engine{-1, -1, -1};  ///< engine index per colour
+    std::array<Outcome, kColours> outcome{};
+    std::array<int, kColours> rh{};
+    std::array<double, kColours> kz{};
+    std::string termination;
+
+    std::string serialize() const;
+    static std::optional<GameSummary> parse(const std::string& line);
+};
+
+/// The seating of game `index`: engine index per colour.
+std::array<int, kColours> seating(int index, int players, int engines, int games_per_group);
+/// Number of games in the schedule.
+int schedule_size(int players, int engines, int games_per_group);
+
+class Tournament {
+  public:
+    /// Players are made by `factory` (ProcessPlayer for the real tool; tests may script).
+    using Factory = std::function<std::unique_ptr<Player>(const EngineSpec&)>;
+    Tournament(TournamentConfig cfg, std::ostream& out, Factory factory = {});
+
+    /// Runs until every scheduled game is done, the SPRT decides, or stop() is called.
+    /// Returns the summaries of all finished games (resumed ones included).
+    std::vector<GameSummary> run();
+    void stop() { stop_ = true; }
+
+    /// The result table (per engine and per seat; Elo and SPRT lines for two engines).
+    std::string table() const;
+    /// The SPRT decision so far: "H0", "H1" or "".
+    std::string sprt_decision() const;
+    double sprt_llr() const;
+
+  private:
+    void worker();
+    void record(const GameRecord& g, const GameSummary& s);
+    Pentanomial pentanomial() const;
+    Trinomial trinomial() const;
+
+    TournamentConfig cfg_;
+    std::ostream& out_;
+    Factory factory_;
+    std::atomic<bool> stop_{false};
+    std::atomic<int> next_{0};
+    int total_ = 0;
+    mutable std::mutex mutex_;
+    std::vector<GameSummary> done_;
+    std::vector<bool> finished_;
+};
+
+}  // namespace klinzha::match
