@@ -1,0 +1,249 @@
+// tests/tools/match_test.cpp: the referee of klinzha-match with small scripted engines: a
+// game ending by heart capture, no legal move, repetition, the 50-moves rule, an illegal
+// move, a crash (scripted and a real process), flag fall, and a three-player game where an
+// army changes hands; the schedule's seat rotation; resume from the state file.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+#include <cstdio>
+#include <deque>
+#include <fstream>
+#include <sstream>
+
+#include "engine/geometry.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "referee.h"
+#include "tournament.h"
+
+using namespace klinzha;
+using namespace klinzha::match;
+
+namespace {
+
+/// Plays scripted moves in order, then the first legal move. A script entry "!crash" makes
+/// the engine crash, "!slow" makes it take 10 s of its clock.
+class Scripted : public Player {
+  public:
+    Scripted(std::string name, std::vector<std::string> script)
+        : name_(std::move(name)), script_(script.begin(), script.end()) {}
+    std::string name() const override { return name_; }
+    std::optional<std::string> start() override { return std::nullopt; }
+    bool new_game() override { return true; }
+    bool alive() const override { return true; }
+    Reply go(const std::string& position_cmd, const std::string&, std::int64_t) override {
+        Reply r;
+        if (!script_.empty()) {
+            std::string m = script_.front();
+            script_.pop_front();
+            if (m == "!crash") {
+                r.status = Reply::Crash;
+                return r;
+            }
+            if (m == "!slow") {
+                r.ms = 10000;
+                r.move = first_legal(position_cmd);
+                return r;
+            }
+            r.move = m;
+            return r;
+        }
+        r.move = first_legal(position_cmd);
+        return r;
+    }
+
+  private:
+    static std::string first_legal(const std::string& cmd) {
+        // "position fen <8 fields> [moves ...]"
+        std::istringstream in(cmd);
+        std::string w, fen;
+        in >> w >> w;
+        for (int i = 0; i < 8 && in >> w; ++i) fen += (i ? " " : "") + w;
+        Position p;
+        Rules r;
+        REQUIRE_FALSE(p.set(fen, r));
+        if (in >> w)
+            while (in >> w) p.do_move(std::get<Move>(parse_move(p, w)));
+        MoveList l;
+        generate_legal(p, l);
+        return l.size ? move_to_string(l.moves[0]) : "0000";
+    }
+    std::string name_;
+    std::deque<std::string> script_;
+};
+
+GameConfig config(const std::string& fen, int players = 2) {
+    GameConfig c;
+    c.players = players;
+    c.start_fen = fen;
+    c.tc.depth = 1;
+    return c;
+}
+
+GameRecord play2(const std::string& fen, std::vector<std::string> g, std::vector<std::string> b,
+                 GameConfig cfg = {}) {
+    if (cfg.start_fen.empty()) cfg = config(fen);
+    Scripted green("G", std::move(g)), blue("B", std::move(b));
+    return play_game({&green, &blue}, cfg);
+}
+
+}  // namespace
+
+TEST_CASE("referee: heart capture ends a two-player game") {
+    auto g = play2("2 Hi99,Pi99,Re38 Hd38,Pi11 - g play 0 1", {"e38d38"}, {});
+    CHECK(g.result() == "1-0");
+    CHECK(g.termination == "heart capture");
+    CHECK(g.algebraic == std::vector<std::string>{"Rxd38"});
+    CHECK(g.rh_points(GREEN) == 1);
+    CHECK(g.rh_points(BLUE) == -1);
+}
+
+TEST_CASE("referee: no legal move loses") {
+    auto g = play2("2 Hi99,Pi99 Hi11 - b play 0 1", {}, {});
+    CHECK(g.result() == "1-0");
+    CHECK(g.termination.find("no legal move") != std::string::npos);
+}
+
+TEST_CASE("referee: third repetition and 50 moves each are draws") {
+    auto g =
+        play2("2 Hi99,Pi99,Pe38 Hi11,Pi11,Pf15 - g play 0 1",
+              {"e38e48", "e48e38", "e38e48", "e48e38"}, {"f15f14", "f14f15", "f15f14", "f14f15"});
+    CHECK(g.result() == "1/2-1/2");
+    CHECK(g.termination == "draw by third repetition");
+    CHECK(g.moves.size() == 8);
+    auto f = play2("2 Hi99,Pi99,Pe38 Hi11,Pi11,Pf15 - g play 98 70", {"e38e48"}, {"f15f14"});
+    CHECK(f.result() == "1/2-1/2");
+    CHECK(f.termination == "draw by the 50-moves-each rule");
+    CHECK(f.kz_points(GREEN) == -0.5);
+}
+
+TEST_CASE("referee: an illegal move or a crash loses") {
+    auto g = play2("2 Hi99,Pi99,Re38 Hd38,Pi11 - g play 0 1", {"e38a19"}, {});
+    CHECK(g.result() == "0-1");
+    CHECK(g.termination.find("illegal move") != std::string::npos);
+    auto c = play2("2 Hi99,Pi99,Re38 Hd38,Pi11 - g play 0 1", {"!crash"}, {});
+    CHECK(c.result() == "0-1");
+    CHECK(c.termination.find("crashed") != std::string::npos);
+}
+
+TEST_CASE("referee: a real engine process that dies mid-game loses by crash") {
+    EngineSpec dying{"dying",
+                     "sh -c 'while read l; do case \"$l\" in uci) echo uciok;; isready) echo "
+                     "readyok;; go*) exit 3;; esac; done'",
+                     {}};
+    ProcessPlayer p(dying);
+    REQUIRE_FALSE(p.start());
+    Scripted blue("B", {});
+    auto g = play_game({&p, &blue}, config("2 Hi99,Pi99,Re38 Hd38,Pi11 - g play 0 1"));
+    CHECK(g.result() == "0-1");
+    CHECK(g.termination.find("crashed") != std::string::npos);
+}
+
+TEST_CASE("referee: flag fall loses on time") {
+    GameConfig cfg = config("2 Hi99,Pi99,Pe38 Hi11,Pi11,Pf15 - g play 0 1");
+    cfg.tc = *TimeControl::parse("1+0");
+    cfg.tc.margin_ms = 0;
+    auto g = play2("", {"e38e48", "!slow"}, {}, cfg);
+    CHECK(g.result() == "0-1");
+    CHECK(g.termination.find("lost on time") != std::string::npos);
+}
+
+TEST_CASE("referee: three players, the army changes hands, the game goes on") {
+    GameConfig cfg = config("3 Hi99,Pi99,Re38 Hi11,Pi11 Hd38,Pd38,Na19,Wc17 g play 0 1", 3);
+    cfg.max_fullmoves = 2;
+    Scripted g("G", {"e38d38"}), b("B", {}), k("K", {});
+    auto rec = play_game({&g, &b, &k}, cfg);
+    CHECK(rec.hearts_captured[GREEN] == 1);
+    CHECK(rec.heart_lost[BLACK]);
+    CHECK(rec.outcome[BLACK] == Outcome::Loss);
+    CHECK(rec.termination.find("move limit") != std::string::npos);
+    CHECK(rec.outcome[GREEN] == Outcome::Draw);
+    CHECK(rec.rh_points(GREEN) == 1);
+    CHECK(rec.rh_points(BLACK) == -1);
+    CHECK(rec.final_fen.find("Na19") < rec.final_fen.find(" b "));  // in Green's field
+    Position p;
+    REQUIRE_FALSE(p.set(rec.final_fen, {}));
+    CHECK(test(p.pieces(GREEN, WALL), *geo::parse_cell("c17")));
+    auto pgn = to_pgn(rec, cfg, 1, "test");
+    CHECK(pgn.find("[Black \"K\"]") != std::string::npos);
+    CHECK(pgn.find("[ScoreRH \"1 0 -1\"]") != std::string::npos);
+    CHECK(pgn.find("Rxd38") != std::string::npos);
+}
+
+TEST_CASE("referee: setup through the protocol, recorded in algebraic notation") {
+    GameConfig cfg = config("");
+    cfg.start_fen = "";
+    cfg.max_fullmoves = 1;
+    Scripted g("G", {}), b("B", {});
+    auto rec = play_game({&g, &b}, cfg);
+    REQUIRE(rec.moves.size() >= 20);
+    CHECK(rec.moves[0].find('@') != std::string::npos);
+    CHECK(rec.setup_move[19]);
+    CHECK(rec.algebraic[18].rfind("H", 0) == 0);  // Green's heart: H + carrier letter + cell
+    auto pgn = to_pgn(rec, cfg, 1, "test");
+    CHECK(pgn.find("{setup}") != std::string::npos);
+    CHECK(pgn.find("{play}") != std::string::npos);
+}
+
+TEST_CASE("schedule: seats rotate so every engine plays every colour equally") {
+    std::array<std::array<int, 3>, 3> count{};
+    int n = schedule_size(3, 3, 6);
+    CHECK(n == 6);
+    for (int i = 0; i < n; ++i) {
+        auto s = seating(i, 3, 3, 6);
+        for (int c = 0; c < 3; ++c) count[std::size_t(s[c])][std::size_t(c)]++;
+    }
+    for (auto& e : count)
+        for (int v : e) CHECK(v == 2);
+    auto a = seating(0, 2, 2, 4), b = seating(1, 2, 2, 4);
+    CHECK(a[0] == b[1]);
+    CHECK(a[1] == b[0]);
+}
+
+TEST_CASE("tournament: results tables, and a stopped run resumes from its state file") {
+    std::string state = "/tmp/klinzha_match_state_" + std::to_string(::getpid());
+    std::remove(state.c_str());
+    TournamentConfig cfg;
+    cfg.engines = {{"first", "-", {}}, {"second", "-", {}}};
+    cfg.game = config("2 Hi99,Pi99,Re38 Hd38,Pd38,Pi11 - g play 0 1");
+    cfg.games = 4;
+    cfg.state_path = state;
+    cfg.report_every = 0;
+    // Green always takes the heart at once: the engine playing green wins.
+    auto factory = [](const EngineSpec& s) {
+        return std::make_unique<Scripted>(
+            s.name, std::vector<std::string>{"e38d38", "e38d38", "e38d38", "e38d38"});
+    };
+    std::ostringstream out1;
+    {
+        Tournament t(cfg, out1, factory);
+        auto done = t.run();
+        CHECK(done.size() == 4);
+        auto table = t.table();
+        CHECK(table.find("first") != std::string::npos);
+        CHECK(table.find("Pairs (LL LD LW+DD DW WW): 0 0 2 0 0") != std::string::npos);
+    }
+    // Drop the last two lines of the state: as if the run had been stopped after two games.
+    std::vector<std::string> lines;
+    {
+        std::ifstream in(state);
+        for (std::string l; std::getline(in, l);) lines.push_back(l);
+    }
+    REQUIRE(lines.size() == 4);
+    {
+        std::ofstream outf(state, std::ios::trunc);
+        outf << lines[0] << '\n' << lines[1] << '\n';
+    }
+    std::ostringstream out2;
+    Tournament again(cfg, out2, factory);
+    auto done = again.run();
+    CHECK(done.size() == 4);
+    CHECK(out2.str().find("Resuming: 2 of 4") != std::string::npos);
+    // Only the two missing games were played again.
+    std::size_t finished = 0;
+    for (std::size_t at = out2.str().find("Finished game"); at != std::string::npos;
+         at = out2.str().find("Finished game", at + 1))
+        ++finished;
+    CHECK(finished == 2);
+    std::remove(state.c_str());
+}
