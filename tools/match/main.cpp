@@ -44,10 +44,10 @@ int main(int argc, char** argv) {
     po::options_description desc("klinzha-match options (one dash or two)");
     desc.add_options()("help", "show this help")(
         "engine", po::value<std::vector<std::string>>()->multitoken(),
-        "an engine: cmd=<command> name=<name> option.<Name>=<value> ... (repeat per engine)")(
-        "each", po::value<std::vector<std::string>>()->multitoken(),
-        "option.<Name>=<value> ... for every engine")("players", po::value<int>()->default_value(2),
-                                                      "2 or 3")(
+        "an engine: cmd=<command> name=<name> [depth=N] [nodes=N] option.<Name>=<value> ..."
+        " (repeat per engine)")("each", po::value<std::vector<std::string>>()->multitoken(),
+                                "option.<Name>=<value> ... for every engine")(
+        "players", po::value<int>()->default_value(2), "2 or 3")(
         "games", po::value<int>()->default_value(2),
         "games per pairing (2 players, even: colours swapped) or per triple (3 players)")(
         "tc", po::value<std::string>(), "time control [moves/]seconds[+increment], e.g. 40/60+0.5")(
@@ -95,6 +95,10 @@ int main(int argc, char** argv) {
                         e.cmd = v;
                     else if (k == "name")
                         e.name = v;
+                    else if (k == "depth")
+                        e.depth = int(number(v, "-engine depth"));
+                    else if (k == "nodes")
+                        e.nodes = std::uint64_t(number(v, "-engine nodes"));
                     else if (k.rfind("option.", 0) == 0)
                         e.options.emplace_back(k.substr(7), v);
                     else

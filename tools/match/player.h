@@ -18,6 +18,8 @@ struct EngineSpec {
     std::string name;
     std::string cmd;  ///< run with /bin/sh -c, so it may hold arguments
     std::vector<std::pair<std::string, std::string>> options;
+    int depth = 0;            ///< `depth=N`: this engine searches to depth N (0: the match's)
+    std::uint64_t nodes = 0;  ///< `nodes=N`: this engine searches N nodes (0: the match's)
 };
 
 /// The answer to one `go`. Timeout: no bestmove in time; Crash: the process died or closed

@@ -200,8 +200,14 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
             timeout = std::max<std::int64_t>(0, clock[c]) + cfg.tc.delay_ms + cfg.tc.margin_ms;
         else if (cfg.tc.movetime_ms >= 0)
             timeout = cfg.tc.movetime_ms + cfg.tc.margin_ms + 1000;
+        TimeControl seat_tc = cfg.tc;
+        if (cfg.seat_depth[c] || cfg.seat_nodes[c]) {  // a per-engine fixed search
+            seat_tc = TimeControl{};
+            seat_tc.depth = cfg.seat_depth[c];
+            seat_tc.nodes = cfg.seat_nodes[c];
+        }
         Reply r = seats[c]->go(base_cmd + (moves_cmd.empty() ? "" : " moves" + moves_cmd),
-                               go_command(cfg.tc, clock, moves_made, cfg.players, c), timeout);
+                               go_command(seat_tc, clock, moves_made, cfg.players, c), timeout);
         if (r.status == Reply::Crash) {
             seats[c]->start();  // ready for the next game
             if (player_out("crashed")) break;

@@ -43,6 +43,9 @@ struct GameConfig {
     int max_fullmoves = 0;  ///< adjudicate a draw after this many full moves (0 = never)
     int resign_moves = 0;   ///< resign after this many own moves at or below -resign_cp
     int resign_cp = 0;      ///< (two players only; 0 = never)
+    /// Per-seat fixed depth / nodes (engine options `depth=`, `nodes=`); 0 = use tc.
+    std::array<int, kColours> seat_depth{};
+    std::array<std::uint64_t, kColours> seat_nodes{};
 };
 
 enum class Outcome { Win, Loss, Draw };

@@ -130,6 +130,10 @@ void Tournament::worker() {
         GameConfig gc = cfg_.game;
         if (!cfg_.setups.empty())
             gc.start_fen = cfg_.setups[std::size_t(idx / 2) % cfg_.setups.size()];
+        for (int c = 0; c < gc.players; ++c) {
+            gc.seat_depth[c] = cfg_.engines[std::size_t(seat[c])].depth;
+            gc.seat_nodes[c] = cfg_.engines[std::size_t(seat[c])].nodes;
+        }
         // Three-player games with one engine in two seats need a second instance.
         std::vector<std::unique_ptr<Player>> extra;
         std::vector<Player*> seats;
