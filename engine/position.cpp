@@ -268,6 +268,13 @@ void Position::eliminate_to_move() {
     pass_turn(s, us);
 }
 
+void Position::put_heart(Colour c, Cell sq) {
+    State& s = stack_.back();
+    if (s.heart[c] != NO_CELL) s.key ^= zobrist::heart(c, s.heart[c]);
+    s.heart[c] = sq;
+    if (sq != NO_CELL) s.key ^= zobrist::heart(c, sq);
+}
+
 void Position::undo_move() {
     stack_.pop_back();
 }

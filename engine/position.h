@@ -135,6 +135,15 @@ class Position {
     /// Forgets the history (the current position becomes the root).
     void clear_history();
 
+    // --- analysis editing (setup planner, tools) -------------------------------------------
+    /// Puts a man of colour c and type t on the empty cell sq, without changing the turn,
+    /// phase or counters (the key is kept up to date). The caller keeps the position valid.
+    void put_man(Colour c, PieceType t, Cell sq) { put(stack_.back(), c, t, sq); }
+    /// Takes the man off sq (which must hold one), as put_man.
+    void remove_man(Cell sq) { remove(stack_.back(), sq); }
+    /// Puts c's heart on sq, or takes it off with NO_CELL, as put_man.
+    void put_heart(Colour c, Cell sq);
+
     /// The Zobrist key recomputed from scratch (for checks of the incremental key).
     std::uint64_t compute_key() const;
 

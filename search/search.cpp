@@ -20,6 +20,7 @@ namespace {
 
 constexpr int kMaxPly = 128;
 constexpr int kPlacementDepth = 2;
+constexpr int kPlannerRuns = 16;          // greedy+climb runs of the setup planner when untimed
 constexpr int kHistoryFrom = kCells + 7;  // from-cells, then 6 placement types, then hearts
 
 int mate_in(int ply) {
@@ -591,7 +592,9 @@ void Searcher::wait() {
     if (main_.joinable()) main_.join();
 }
 
-void Searcher::clear() {}
+void Searcher::clear() {
+    planner_.clear();
+}
 
 void Searcher::run(Position root, SearchLimits limits, SearchSettings settings,
                    SearchCallbacks cb) {
@@ -636,6 +639,33 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
     sh.budget = plan_time(sh.limits, root.to_move(), sh.settings.move_overhead_ms, root.ply());
     if (sh.settings.vary_setup && root.phase() != Phase::Play)
         sh.noise_seed = std::random_device{}() | 1;
+
+    if (root.phase() == Phase::Place && sh.limits.searchmoves.empty()) {
+        // The setup planner chooses placements (planner.h); the tree search would have no
+        // opposing replies to prune with. Untimed: a fixed effort; timed: half the budget.
+        std::mt19937_64 rng(sh.noise_seed ? sh.noise_seed : 0x5e7u);
+        const bool timed = !sh.limits.untimed() && !sh.limits.infinite;
+        auto keep_going = [&] {
+            if (stop_.load()) return false;
+            return !timed ||
+                   sh.elapsed_for_limits() * 2 < std::max<std::int64_t>(sh.budget.soft_ms, 1);
+        };
+        auto res =
+            planner_.next(root, timed ? 64 : kPlannerRuns, keep_going, rng, sh.noise_seed != 0);
+        if (cb.on_info) {
+            SearchInfo info;
+            info.depth = 1;
+            info.seldepth = int(res.plan.size());
+            info.score = res.score;
+            info.nodes = res.evaluations;
+            info.time_ms = ms_since(sh.start);
+            info.hashfull = tt_.hashfull();
+            info.pv = res.plan;
+            cb.on_info(info);
+        }
+        finish(res.move, Move());
+        return res.evaluations;
+    }
 
     const int threads = std::max(1, sh.settings.threads);
     std::vector<std::unique_ptr<Worker>> workers;

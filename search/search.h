@@ -19,6 +19,7 @@
 
 #include "engine/position.h"
 #include "limits.h"
+#include "planner.h"
 #include "timeman.h"
 #include "tt.h"
 
@@ -76,7 +77,7 @@ class Searcher {
     /// Blocks until the current search (if any) has sent its bestmove.
     void wait();
     bool searching() const { return running_.load(); }
-    /// Forgets killers and history (ucinewgame).
+    /// Forgets what is kept between searches: the setup plan (ucinewgame).
     void clear();
 
     /// Runs a search synchronously and returns the nodes searched (bench; one thread).
@@ -91,6 +92,7 @@ class Searcher {
     std::int64_t ponder_clock_ms() const;
 
     std::chrono::steady_clock::time_point started_at_ = std::chrono::steady_clock::now();
+    SetupPlanner planner_;
 
     TranspositionTable& tt_;
     std::thread main_;

@@ -1,0 +1,191 @@
+// search/planner.cpp: see planner.h. Sources: SPEC 5 (walls), 6 (setup), 7 (first moves).
+#include "planner.h"
+
+#include <algorithm>
+
+#include "engine/geometry.h"
+#include "engine/movegen.h"
+#include "eval/evaluate.h"
+
+namespace klinzha {
+namespace {
+
+/// Penalties of the first-move threats to a heart cell, in centi-pawns.
+constexpr int kThreatMovesFirst = 3000;  ///< the attacker moves before us in play
+constexpr int kThreatMovesLater = 200;   ///< we move first and can react
+
+class Scorer {
+  public:
+    Scorer(const Position& pos, Colour us) : p_(pos), us_(us) {
+        Bitboard occupied = pos.occupied();
+        Bitboard opp = occupied & ~pos.pieces(us);
+        Bitboard opp_zones = pos.opposing_zones(us);
+        Bitboard setup = geo::region(us);
+        if (pos.rules().forward_placement) setup |= geo::adjacent_separators(us);
+        cells_ = setup & ~opp & ~opp_zones;  // own placed men are kept track of separately
+        wall_cells_ = cells_ & ~geo::neighbours_of(opp | pos.hearts() | opp_zones);
+    }
+
+    Bitboard cells(PieceType t) const { return t == WALL ? wall_cells_ : cells_; }
+    Position& position() { return p_; }
+    std::uint64_t evaluations = 0;
+
+    /// Score of the current men of p_ for us: the best heart cell among our carriers.
+    int score() {
+        Bitboard walls = 0;
+        for (int c = 0; c < kColours; ++c) walls |= p_.pieces(Colour(c), WALL);
+        Bitboard carriers = p_.pieces(us_, QUEEN) | p_.pieces(us_, ROOK) | p_.pieces(us_, PAWN);
+        Bitboard spots = carriers & ~geo::neighbours_of(walls);
+        if (!spots) {
+            ++evaluations;
+            return eval::evaluate(p_, us_) - 800;  // nowhere to put the heart yet
+        }
+        int best = -eval::kInfinite;
+        for_each_cell(spots, [&](Cell h) {
+            p_.put_heart(us_, h);
+            int v = eval::evaluate(p_, us_);
+            for (int o = 0; o < kColours; ++o) {
+                if (o == us_ || !p_.pieces(Colour(o))) continue;
+                int n = reach_of(p_, Colour(o)).heart_attackers[us_];
+                v -= n * (o < us_ ? kThreatMovesFirst : kThreatMovesLater);
+            }
+            ++evaluations;
+            best = std::max(best, v);
+        });
+        p_.put_heart(us_, NO_CELL);
+        return best;
+    }
+
+  private:
+    Position p_;
+    Colour us_;
+    Bitboard cells_ = 0, wall_cells_ = 0;
+};
+
+struct Setup {
+    std::vector<std::pair<PieceType, Cell>> pieces;  ///< planned placements
+    int score = -eval::kInfinite;
+};
+
+/// One greedy construction and hill climb from the position inside `sc`.
+Setup build(Scorer& sc, std::vector<PieceType> todo, std::mt19937_64& rng, bool vary) {
+    Position& p = sc.position();
+    const Colour us = p.to_move();
+    Setup s;
+    std::shuffle(todo.begin(), todo.end(), rng);
+    // Walls first: their cells are the most constrained.
+    std::stable_partition(todo.begin(), todo.end(), [](PieceType t) { return t == WALL; });
+    std::uniform_int_distribution<int> noise(-6, 6);
+    for (PieceType t : todo) {
+        Bitboard free = sc.cells(t) & ~p.occupied();
+        Cell best_cell = NO_CELL;
+        int best = -eval::kInfinite;
+        for_each_cell(free, [&](Cell c) {
+            p.put_man(us, t, c);
+            int v = sc.score() + (vary ? noise(rng) : 0);
+            p.remove_man(c);
+            if (v > best) best = v, best_cell = c;
+        });
+        if (best_cell == NO_CELL)
+            break;  // no cell left for this piece (cannot happen in
+                    // a legal setup, but never loop on it)
+        p.put_man(us, t, best_cell);
+        s.pieces.emplace_back(t, best_cell);
+    }
+    s.score = sc.score();
+    // Hill climbing: move one planned piece to a better cell until nothing improves.
+    bool improved = true;
+    for (int pass = 0; improved && pass < 6; ++pass) {
+        improved = false;
+        for (auto& [t, cell] : s.pieces) {
+            p.remove_man(cell);
+            Bitboard free = sc.cells(t) & ~p.occupied();
+            Cell best_cell = cell;
+            int best = s.score;
+            for_each_cell(free, [&](Cell c) {
+                if (c == cell) return;
+                p.put_man(us, t, c);
+                int v = sc.score();
+                p.remove_man(c);
+                if (v > best) best = v, best_cell = c;
+            });
+            p.put_man(us, t, best_cell);
+            if (best_cell != cell) {
+                cell = best_cell;
+                s.score = best;
+                improved = true;
+            }
+        }
+    }
+    for (auto& [t, cell] : s.pieces) p.remove_man(cell);
+    return s;
+}
+
+}  // namespace
+
+SetupPlanner::Result SetupPlanner::next(const Position& pos, int max_runs,
+                                        const std::function<bool()>& keep_going,
+                                        std::mt19937_64& rng, bool vary) {
+    const Colour us = pos.to_move();
+    const Bitboard others = pos.occupied() & ~pos.pieces(us);
+    Result r;
+    // Follow the plan while the position is the expected one: same opponents' men, our men
+    // those of the plan so far, and its next placement still legal.
+    if (plan_ && plan_->colour == us && plan_->others == others && !plan_->placements.empty()) {
+        Bitboard expected = plan_->own;
+        std::size_t placed = 0;
+        for (Move m : plan_->placements) {
+            if (!test(pos.pieces(us), m.to())) break;
+            expected |= bit(m.to());
+            ++placed;
+        }
+        if (expected == pos.pieces(us) && placed < plan_->placements.size() &&
+            is_legal(pos, plan_->placements[placed])) {
+            r.plan.assign(plan_->placements.begin() + std::ptrdiff_t(placed),
+                          plan_->placements.end());
+            r.move = r.plan.front();
+            r.score = plan_->score;
+            return r;
+        }
+    }
+
+    // Plan anew: every piece of the set not yet placed.
+    std::vector<PieceType> todo;
+    for (int t = 0; t < kPieceTypes; ++t)
+        for (int n = popcount(pos.pieces(us, PieceType(t))); n < kSetCount[t]; ++n)
+            todo.push_back(PieceType(t));
+    Scorer sc(pos, us);
+    std::vector<Setup> found;
+    do {
+        found.push_back(build(sc, todo, rng, vary && !found.empty()));
+    } while (int(found.size()) < max_runs && keep_going());
+    r.evaluations = sc.evaluations;
+    int best = -eval::kInfinite;
+    for (const auto& s : found) best = std::max(best, s.score);
+    std::vector<const Setup*> near;
+    for (const auto& s : found)
+        if (s.score >= best - (vary ? kVarietyCp : 0)) near.push_back(&s);
+    const Setup* pick =
+        near[vary ? std::uniform_int_distribution<std::size_t>(0, near.size() - 1)(rng) : 0];
+
+    Plan plan;
+    plan.colour = us;
+    plan.others = others;
+    plan.own = pos.pieces(us);
+    plan.score = pick->score;
+    for (auto& [t, c] : pick->pieces) plan.placements.push_back(Move::place(t, c));
+    // A plan that is somehow not playable falls back to the first legal placement.
+    if (plan.placements.empty() || !is_legal(pos, plan.placements.front())) {
+        MoveList l;
+        generate_legal(pos, l);
+        plan.placements.assign(1, l.moves[0]);
+    }
+    r.move = plan.placements.front();
+    r.plan = plan.placements;
+    r.score = plan.score;
+    r.replanned = true;
+    plan_ = std::move(plan);
+    return r;
+}
+
+}  // namespace klinzha

@@ -1,0 +1,58 @@
+// search/planner.h: the setup planner for the placement phase (SPEC 6.1).
+//
+// Plans the whole remaining setup of the player to place: randomized greedy construction
+// followed by hill climbing (move one planned piece to another cell), restarted while the
+// budget lasts. A full setup is scored by the evaluation (eval/) with the heart on the
+// best of the planned carriers, less a heavy penalty for any heart cell the opponents'
+// pieces already placed could take on their first move (the opponents' replies), so
+// carriers, walls and attackers are placed with a purpose. Among setups within
+// kVarietyCp of the best one is chosen at random, so games differ. One placement is
+// returned per call; the plan is kept and followed while the position is the one it
+// expected, and made again otherwise.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "engine/position.h"
+
+namespace klinzha {
+
+class SetupPlanner {
+  public:
+    /// Setups scoring within this many centi-pawns of the best count as near-equal.
+    static constexpr int kVarietyCp = 12;
+
+    struct Result {
+        Move move;               ///< the placement to play now
+        std::vector<Move> plan;  ///< the rest of the planned setup, move first
+        int score = 0;           ///< the plan's score for the player, centi-pawns
+        std::uint64_t evaluations = 0;
+        bool replanned = false;
+    };
+
+    /// The next placement for the player to move in pos, which must be in the Place phase
+    /// with a legal placement. One greedy+climb run always; further ones, up to max_runs,
+    /// while keep_going() says so (time budget, stop). rng drives the variety (vary: pick
+    /// among near-equal setups at random; otherwise deterministic for a given rng).
+    Result next(const Position& pos, int max_runs, const std::function<bool()>& keep_going,
+                std::mt19937_64& rng, bool vary);
+
+    /// Forgets the plan (ucinewgame).
+    void clear() { plan_.reset(); }
+
+  private:
+    struct Plan {
+        Colour colour = GREEN;
+        std::vector<Move> placements;  ///< still to play, in order
+        Bitboard others = 0;           ///< opponents' men when planned
+        Bitboard own = 0;              ///< own men when planned (before the placements)
+        int score = 0;
+    };
+    std::optional<Plan> plan_;
+};
+
+}  // namespace klinzha
