@@ -341,3 +341,26 @@ TEST_CASE("Debug Log File: every line in and out, with a timestamp; a bad path i
     CHECK(has(">> info string error: unknown command 'frobnicate'") == 1);
     std::remove(path.c_str());
 }
+
+TEST_CASE("MultiPV reports that many lines per depth; Threads > 1 searches and answers") {
+    Session s;
+    s.send("setoption name MultiPV value 3");
+    s.send(
+        "position fen 2 Hg68,Rh78,Bh89,Ni89,Nf69,Pi66,Ph67,Pg79,Wi77 Hg24,Qh56,Rh34,Be38,"
+        "Nf26,Pi11,Ph24,Ph23,Wh12 - g play 24 16");
+    s.send("go depth 3");
+    REQUIRE_FALSE(s.wait_for("bestmove ").empty());
+    s.uci().engine().wait();
+    CHECK(s.with_prefix("info depth 3 ").size() == 3);
+    auto l = s.with_prefix("info depth 3 ");
+    CHECK(l[0].find("multipv 1 ") != std::string::npos);
+    CHECK(l[2].find("multipv 3 ") != std::string::npos);
+    s.clear();
+    s.send("setoption name MultiPV value 1");
+    s.send("setoption name Threads value 2");
+    s.send("go depth 6");
+    auto bm = s.wait_for("bestmove ");
+    REQUIRE_FALSE(bm.empty());
+    CHECK(testutil::legal(s.uci().engine().position(), bm.substr(9, bm.find(' ', 9) - 9)));
+    s.uci().engine().wait();
+}
