@@ -36,6 +36,25 @@ std::optional<std::string> apply_rule_words(const std::vector<std::string>& word
     return std::nullopt;
 }
 
+/// Reads `["<position>"] [Name=value ...]` from args[first..]: the position (default: the
+/// start position for the Players option) under the engine's rules changed by the words.
+/// Prints "<command>: <error>" to standard error and returns nullopt on a bad argument.
+std::optional<Position> position_from_args(uci::UciSession& s, const std::vector<std::string>& args,
+                                           std::size_t first, const char* command) {
+    std::size_t i = first;
+    std::string fen = s.engine().players() == 3 ? kStartFen3 : kStartFen2;
+    if (i < args.size() && args[i].find('=') == std::string::npos) fen = args[i++];
+    Rules rules = s.engine().rules();
+    auto err = apply_rule_words({args.begin() + std::ptrdiff_t(i), args.end()}, rules);
+    Position p;
+    if (!err) err = p.set(fen, rules);
+    if (err) {
+        std::cerr << command << ": " << *err << "\n";
+        return std::nullopt;
+    }
+    return p;
+}
+
 int cmd_perft(uci::UciSession& s, const std::vector<std::string>& args) {
     if (args.empty()) {
         std::cerr << "usage: klinzha perft <depth> [\"<position string>\"] [Name=value ...]\n";
@@ -50,19 +69,9 @@ int cmd_perft(uci::UciSession& s, const std::vector<std::string>& args) {
         std::cerr << "perft: depth must be 1..12\n";
         return 2;
     }
-    std::size_t i = 1;
-    std::string fen = s.engine().players() == 3 ? kStartFen3 : kStartFen2;
-    if (i < args.size() && args[i].find('=') == std::string::npos) fen = args[i++];
-    Rules rules = s.engine().rules();
-    if (auto err = apply_rule_words({args.begin() + std::ptrdiff_t(i), args.end()}, rules)) {
-        std::cerr << "perft: " << *err << "\n";
-        return 2;
-    }
-    Position p;
-    if (auto err = p.set(fen, rules)) {
-        std::cerr << "perft: " << *err << "\n";
-        return 2;
-    }
+    auto parsed = position_from_args(s, args, 1, "perft");
+    if (!parsed) return 2;
+    Position p = *parsed;
     auto t0 = std::chrono::steady_clock::now();
     std::uint64_t total = 0;
     for (auto& [m, n] : perft_divide(p, depth)) {
@@ -135,19 +144,9 @@ int cmd_bench(uci::UciSession& s, const std::vector<std::string>& args) {
 
 int cmd_analyse(uci::UciSession& s, const po::variables_map& vm,
                 const std::vector<std::string>& args) {
-    std::size_t i = 0;
-    std::string fen = s.engine().players() == 3 ? kStartFen3 : kStartFen2;
-    if (i < args.size() && args[i].find('=') == std::string::npos) fen = args[i++];
-    Rules rules = s.engine().rules();
-    if (auto err = apply_rule_words({args.begin() + std::ptrdiff_t(i), args.end()}, rules)) {
-        std::cerr << "analyse: " << *err << "\n";
-        return 2;
-    }
-    Position root;
-    if (auto err = root.set(fen, rules)) {
-        std::cerr << "analyse: " << *err << "\n";
-        return 2;
-    }
+    auto parsed = position_from_args(s, args, 0, "analyse");
+    if (!parsed) return 2;
+    const Position root = *parsed;
     SearchLimits lim;
     if (vm.count("depth")) lim.depth = vm["depth"].as<int>();
     if (vm.count("movetime")) lim.movetime = vm["movetime"].as<int>();

@@ -345,17 +345,28 @@ class Worker {
         return best;
     }
 
-  public:
-    int search(int alpha, int beta, int depth, int ply, bool pv_node, bool allow_null = true) {
+    /// What every node does first: count itself, check the limits, and settle stopped,
+    /// finished, drawn and too-deep nodes. Returns true with the node's value in v then.
+    bool enter_node(int ply, int& v) {
         pv_len_[ply] = ply;
-        if (depth <= 0) return qsearch(alpha, beta, ply, 0);
         nodes.fetch_add(1, std::memory_order_relaxed);
         check_limits();
-        if (stopped()) return 0;
+        v = 0;
+        if (stopped()) return true;
         seldepth_ = std::max(seldepth_, ply);
+        if (terminal(ply, v)) return true;
+        if (ply >= kMaxPly - 2) {
+            v = static_eval();
+            return true;
+        }
+        return false;
+    }
+
+  public:
+    int search(int alpha, int beta, int depth, int ply, bool pv_node, bool allow_null = true) {
+        if (depth <= 0) return qsearch(alpha, beta, ply, 0);
         int v;
-        if (terminal(ply, v)) return v;
-        if (ply >= kMaxPly - 2) return static_eval();
+        if (enter_node(ply, v)) return v;
         alpha = std::max(alpha, mated_in(ply));
         beta = std::min(beta, mate_in(ply + 1));
         if (alpha >= beta) return alpha;
@@ -458,14 +469,8 @@ class Worker {
     }
 
     int qsearch(int alpha, int beta, int ply, int qply) {
-        pv_len_[ply] = ply;
-        nodes.fetch_add(1, std::memory_order_relaxed);
-        check_limits();
-        if (stopped()) return 0;
-        seldepth_ = std::max(seldepth_, ply);
         int v;
-        if (terminal(ply, v)) return v;
-        if (ply >= kMaxPly - 2) return static_eval();
+        if (enter_node(ply, v)) return v;
 
         const bool danger = heart_in_danger();
         const bool evasions = danger && qply == 0;
