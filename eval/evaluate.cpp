@@ -1,6 +1,7 @@
 // eval/evaluate.cpp: terms and weights of the evaluation (see evaluate.h).
 #include "evaluate.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <sstream>
@@ -13,15 +14,16 @@ namespace {
 
 /// Every weight of the evaluation, in centi-pawns.
 struct Weights {
-    int mobility = 4;             ///< per move available
-    int shut_in = 25;             ///< per piece (walls aside) with no move
-    int heart_attacker = 90;      ///< per opposing piece that can take the heart now
-    int carrier_near_heart = 18;  ///< per own carrier within 2 steps of the heart
-    int heart_alone = 35;         ///< the heart stands alone (cannot flee with a carrier)
-    int heart_carried = 20;       ///< carried by a carrier (can move with it)
-    int enemy_near_heart = 12;    ///< per opposing piece within 3 steps of the heart
-    int zone_shield = 10;         ///< per own wall-zone cell within 2 steps of the heart
-    int target_pressure = 2;      ///< per cell our pieces reach
+    // Tapered terms: middle game (full material) and end game (bare boards) weights.
+    int mobility_mg = 4, mobility_eg = 6;  ///< per move available
+    int pressure_mg = 2, pressure_eg = 4;  ///< per cell our pieces reach
+    int carrier_near_heart_mg = 18, carrier_near_heart_eg = 8;
+    int shut_in = 25;           ///< per piece (walls aside) with no move
+    int heart_attacker = 90;    ///< per opposing piece that can take the heart now
+    int heart_alone = 35;       ///< the heart stands alone (cannot flee with a carrier)
+    int heart_carried = 20;     ///< carried by a carrier (can move with it)
+    int enemy_near_heart = 12;  ///< per opposing piece within 3 steps of the heart
+    int zone_shield = 10;       ///< per own wall-zone cell within 2 steps of the heart
 };
 constexpr Weights W;
 
@@ -31,15 +33,35 @@ const char* kTermName[kTerms] = {"material",     "mobility", "shut-in",
 
 using Terms = std::array<int, kTerms>;
 
-Terms terms_for(const Position& pos, Colour c, const std::array<Reach, kColours>& reach) {
+/// The game phase, 256 = every set complete, 0 = only walls left: the share of the
+/// non-wall material still on the board.
+int game_phase(const Position& pos) {
+    int full = 0, now = 0;
+    for (int pt = 0; pt < kPieceTypes; ++pt) {
+        if (pt == WALL) continue;
+        full += kPieceValue[pt] * kSetCount[pt] * pos.players();
+        for (int c = 0; c < kColours; ++c)
+            now += kPieceValue[pt] * popcount(pos.pieces(Colour(c), PieceType(pt)));
+    }
+    // In the setup phases the sets are not complete yet; weigh them as a middle game.
+    if (pos.phase() != Phase::Play) return 256;
+    return std::clamp(now * 256 / std::max(full, 1), 0, 256);
+}
+
+int taper(int mg, int eg, int phase) {
+    return (mg * phase + eg * (256 - phase)) / 256;
+}
+
+Terms terms_for(const Position& pos, Colour c, const std::array<Reach, kColours>& reach,
+                int phase) {
     Terms t{};
     for (int pt = 0; pt < kPieceTypes; ++pt)
         t[Material] += kPieceValue[pt] * popcount(pos.pieces(c, PieceType(pt)));
     const Reach& r = reach[c];
-    t[Mobility] = W.mobility * r.moves;
+    t[Mobility] = taper(W.mobility_mg, W.mobility_eg, phase) * r.moves;
     Bitboard movers = pos.pieces(c) & ~pos.pieces(c, WALL);
     if (pos.phase() == Phase::Play) t[ShutIn] = -W.shut_in * popcount(movers & ~r.mobile);
-    t[Pressure] = W.target_pressure * popcount(r.targets);
+    t[Pressure] = taper(W.pressure_mg, W.pressure_eg, phase) * popcount(r.targets);
 
     const Cell h = pos.heart(c);
     if (h != NO_CELL) {
@@ -53,7 +75,8 @@ Terms terms_for(const Position& pos, Colour c, const std::array<Reach, kColours>
         }
         Bitboard carriers = pos.pieces(c, QUEEN) | pos.pieces(c, ROOK) | pos.pieces(c, PAWN);
         for_each_cell(carriers, [&](Cell sq) {
-            if (sq != h && geo::distance(sq, h) <= 2) s += W.carrier_near_heart;
+            if (sq != h && geo::distance(sq, h) <= 2)
+                s += taper(W.carrier_near_heart_mg, W.carrier_near_heart_eg, phase);
         });
         s += test(carriers, h) ? W.heart_carried : -W.heart_alone;
         t[HeartSafety] = s;
@@ -71,8 +94,9 @@ std::array<Terms, kColours> all_terms(const Position& pos) {
     for (int c = 0; c < kColours; ++c)
         if (pos.is_in(Colour(c))) reach[c] = reach_of(pos, Colour(c));
     std::array<Terms, kColours> terms{};
+    const int phase = game_phase(pos);
     for (int c = 0; c < kColours; ++c)
-        if (pos.is_in(Colour(c))) terms[c] = terms_for(pos, Colour(c), reach);
+        if (pos.is_in(Colour(c))) terms[c] = terms_for(pos, Colour(c), reach, phase);
     return terms;
 }
 
@@ -119,6 +143,7 @@ std::string trace(const Position& pos) {
     std::snprintf(buf, sizeof buf, "%-14s %8s %8s %8s", "total", cell(0, sum(terms[0])).c_str(),
                   cell(1, sum(terms[1])).c_str(), cell(2, sum(terms[2])).c_str());
     o << buf << '\n';
+    o << "Game phase: " << game_phase(pos) << "/256 (256 = full sets, 0 = bare board)\n";
     o << "Evaluation for the player to move (" << kColourChar[pos.to_move()]
       << "): " << evaluate(pos, pos.to_move()) << " cp";
     return o.str();
