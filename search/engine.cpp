@@ -56,6 +56,11 @@ std::optional<std::string> Engine::set_position(const std::optional<std::string>
     if (fen)
         if (auto err = p.set(*fen, rules_)) return "position: " + *err;
     for (std::size_t i = 0; i < moves.size(); ++i) {
+        // SPEC 7: in a three-player game a player to move with no legal move is out; a
+        // move list cannot say so, so the removal is applied here before the next move.
+        while (p.players() == 3 && p.phase() == Phase::Play && !p.game_over() &&
+               p.players_in() > 1 && !has_legal_move(p))
+            p.eliminate_to_move();
         auto r = parse_move(p, moves[i]);
         if (auto* err = std::get_if<std::string>(&r))
             return "moves: move " + std::to_string(i + 1) + " " + *err;

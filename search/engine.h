@@ -52,8 +52,9 @@ class Engine {
 
     // --- position --------------------------------------------------------------------------
     /// Sets the position: the start position for `players()` when fen is nullopt, else the
-    /// SPEC 10 string; then plays `moves` (SPEC 9 strings). On any error nothing changes and
-    /// the message names the move and its index (1-based) or the position field.
+    /// SPEC 10 string; then plays `moves` (SPEC 9 strings). In a three-player game a player
+    /// to move with no legal move is removed before the next move (SPEC 7). On any error
+    /// nothing changes and the message names the move and its index (1-based) or the field.
     std::optional<std::string> set_position(const std::optional<std::string>& fen,
                                             const std::vector<std::string>& moves);
     const Position& position() const { return pos_; }

@@ -364,3 +364,16 @@ TEST_CASE("MultiPV reports that many lines per depth; Threads > 1 searches and a
     CHECK(testutil::legal(s.uci().engine().position(), bm.substr(9, bm.find(' ', 9) - 9)));
     s.uci().engine().wait();
 }
+
+TEST_CASE("three players: a player with no legal move drops out while moves are replayed") {
+    Session s;
+    // After Green's move Blue (a heart and no pieces) has no legal move: it is out, its
+    // heart removed, and Black's move follows (SPEC 7).
+    s.send("position fen 3 Hi99,Pi99 Hi11 Ha19,Pa19 g play 0 1 moves i99i89 a19b19");
+    CHECK(s.with_prefix("info string error").empty());
+    CHECK(fen_of(s) == "3 Hi99,Pi89 - Ha19,Pb19 g play 2 2");
+    // In two-player games there is no such removal: the move list is rejected.
+    s.clear();
+    s.send("position fen 2 Hi99,Pi99 Hi11,Pi11 - g play 0 1 moves i99i89 i89i88");
+    CHECK(s.with_prefix("info string error: moves: move 2").size() == 1);
+}

@@ -247,3 +247,17 @@ TEST_CASE("tournament: results tables, and a stopped run resumes from its state 
     CHECK(finished == 2);
     std::remove(state.c_str());
 }
+
+TEST_CASE("referee: after a removal the engines get the position from there on") {
+    // Blue loses on an illegal move first; then Green and Black play on. The scripted
+    // players read the position they are sent: a desynchronised list would fail to parse.
+    GameConfig cfg = config("3 Hi99,Pi99,Pe38 Hi11,Pi11 Ha19,Pa19,Pc28 g play 0 1", 3);
+    cfg.max_fullmoves = 4;
+    Scripted g("G", {}), b("B", {"i11a19"}), k("K", {});
+    auto rec = play_game({&g, &b, &k}, cfg);
+    CHECK(rec.outcome[BLUE] == Outcome::Loss);
+    INFO(rec.termination);
+    CHECK(rec.termination.find("B out: illegal move") != std::string::npos);
+    CHECK(rec.termination.find("move limit") != std::string::npos);
+    CHECK(rec.moves.size() >= 6);
+}

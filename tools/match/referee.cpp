@@ -128,7 +128,7 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
         }
     }
     g.start_fen = pos.fen();
-    const std::string base_cmd = "position fen " + g.start_fen;
+    std::string base_cmd = "position fen " + g.start_fen;
     std::string moves_cmd;
     std::array<std::int64_t, kColours> clock{cfg.tc.base_ms, cfg.tc.base_ms, cfg.tc.base_ms};
     std::array<int, kColours> moves_made{};
@@ -144,7 +144,7 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
     auto finish_draw = [&](const std::string& why) {
         for (int c = 0; c < cfg.players; ++c)
             g.outcome[c] = pos.is_in(Colour(c)) ? Outcome::Draw : Outcome::Loss;
-        g.termination = why;
+        g.termination += (g.termination.empty() ? "" : "; ") + why;
     };
     // The player to move is out (SPEC 7): two players, it loses; three, it drops out with
     // its men removed and the game goes on. Returns true when the game is over.
@@ -160,6 +160,10 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
         }
         if (pos.heart(c) != NO_CELL) g.heart_lost[c] = true;
         pos.eliminate_to_move();
+        // A move list cannot tell the engines that a player was removed: start the list
+        // again from the position as it now is.
+        base_cmd = "position fen " + pos.fen();
+        moves_cmd.clear();
         if (pos.players_in() == 1) {
             g.outcome[pos.to_move()] = Outcome::Win;
             g.termination = g.names[c] + ": " + why + "; last player in wins";
