@@ -2,6 +2,8 @@
 // with a wait for a line (the search answers from its own thread).
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -58,6 +60,19 @@ class Session {
         return r;
     }
     uci::UciSession& uci() { return uci_; }
+
+    /// Sends a bad line and checks the answer is exactly one `info string error: ` line
+    /// (starting with error_prefix) that contains `why`.
+    void expect_one_error(const std::string& line, const std::string& why,
+                          const std::string& error_prefix = "info string error: ") {
+        clear();
+        send(line);
+        auto l = lines();
+        CAPTURE(line);
+        REQUIRE(l.size() == 1);
+        CHECK(l[0].rfind(error_prefix, 0) == 0);
+        CHECK(l[0].find(why) != std::string::npos);
+    }
 
   private:
     std::mutex m_;

@@ -63,15 +63,7 @@ TEST_CASE("setoption: case-insensitive names, range checks, errors change nothin
         {"setoption value 3", "expected"},
         {"setoption", "expected"},
     };
-    for (auto [line, why] : bad) {
-        s.clear();
-        s.send(line);
-        auto l = s.lines();
-        CAPTURE(std::string(line));
-        REQUIRE(l.size() == 1);
-        CHECK(l[0].rfind("info string error: ", 0) == 0);
-        CHECK(l[0].find(why) != std::string::npos);
-    }
+    for (auto [line, why] : bad) s.expect_one_error(line, why);
     CHECK(s.uci().engine().rules().goal_safety);  // unchanged by the errors
     CHECK(s.uci().engine().players() == 2);
     s.send("setoption name UCI_Variant value klin-zha-open");
@@ -121,13 +113,7 @@ TEST_CASE("a bad position or move: one error line naming it, position unchanged"
         {"position sideways", "expected"},
     };
     for (auto [line, why] : bad) {
-        s.clear();
-        s.send(line);
-        auto l = s.lines();
-        CAPTURE(std::string(line));
-        REQUIRE(l.size() == 1);
-        CHECK(l[0].rfind("info string error: ", 0) == 0);
-        CHECK(l[0].find(why) != std::string::npos);
+        s.expect_one_error(line, why);
         CHECK(fen_of(s) == before);
     }
 }
@@ -197,12 +183,7 @@ TEST_CASE("every go form parses; bad numbers and unknown words are errors") {
     for (const char* bad : {"go depth", "go depth x", "go depth -3", "go nodes 1e9",
                             "go wtime 99999999999999999999999", "go sideways",
                             "go searchmoves i99i89", "go perft 0"}) {
-        s.clear();
-        s.send(bad);
-        auto l = s.lines();
-        CAPTURE(std::string(bad));
-        REQUIRE(l.size() == 1);
-        CHECK(l[0].rfind("info string error: go", 0) == 0);
+        s.expect_one_error(bad, "", "info string error: go");
         CHECK_FALSE(s.uci().engine().searching());
     }
 }
