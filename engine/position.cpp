@@ -164,19 +164,12 @@ void Position::capture_heart(State& s, Colour us, Colour victim) {
     }
 }
 
+// Called on the top of the stack (the position being changed), so next() reads the
+// `out` mask the move just produced.
 void Position::pass_turn(State& s, Colour mover) {
-    s.key ^= zobrist::to_move(s.to_move);
-    // The `out` mask of s may differ from the current top of the stack; compute from s.
-    Colour n = mover;
-    for (int i = 1; i <= kColours; ++i) {
-        Colour c = Colour((mover + i) % kColours);
-        if (!((s.out >> c) & 1)) {
-            n = c;
-            break;
-        }
-    }
+    const Colour n = next(mover);
+    s.key ^= zobrist::to_move(s.to_move) ^ zobrist::to_move(n);
     s.to_move = n;
-    s.key ^= zobrist::to_move(n);
 }
 
 void Position::do_move(Move m) {
@@ -243,13 +236,7 @@ void Position::do_move(Move m) {
             break;
     }
     if (s.phase == Phase::Play && (m.kind() == Move::Normal || m.kind() == Move::Null)) {
-        Colour first = GREEN;
-        for (int c = 0; c < kColours; ++c)
-            if (!((s.out >> c) & 1)) {
-                first = Colour(c);
-                break;
-            }
-        if (s.to_move == first) s.fullmove++;
+        if (s.to_move == first_in()) s.fullmove++;
     }
 }
 
