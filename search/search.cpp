@@ -569,14 +569,18 @@ Searcher::~Searcher() {
 
 void Searcher::start(const Position& root, const SearchLimits& limits,
                      const SearchSettings& settings, SearchCallbacks callbacks) {
+    prepare(limits.ponder);
+    running_ = true;
+    main_ = std::thread(&Searcher::run, this, root, limits, settings, std::move(callbacks));
+}
+
+void Searcher::prepare(bool ponder) {
     stop();
     wait();
     stop_ = false;
-    pondering_ = limits.ponder;
+    pondering_ = ponder;
     ponderhit_ms_ = -1;
-    running_ = true;
     started_at_ = Clock::now();
-    main_ = std::thread(&Searcher::run, this, root, limits, settings, std::move(callbacks));
 }
 
 void Searcher::stop() {
@@ -609,12 +613,7 @@ void Searcher::run(Position root, SearchLimits limits, SearchSettings settings,
 
 std::uint64_t Searcher::search_sync(const Position& root, const SearchLimits& limits,
                                     const SearchSettings& settings, SearchCallbacks callbacks) {
-    stop();
-    wait();
-    stop_ = false;
-    pondering_ = false;
-    ponderhit_ms_ = -1;
-    started_at_ = Clock::now();
+    prepare(false);
     SearchSettings s = settings;
     s.threads = 1;
     s.vary_setup = false;

@@ -90,6 +90,8 @@ class Searcher {
     void run(Position root, SearchLimits limits, SearchSettings settings, SearchCallbacks cb);
     std::uint64_t run_search(Shared& sh, const Position& root, const SearchCallbacks& cb);
     std::int64_t ponder_clock_ms() const;
+    /// Ends any running search and resets the flags and the start time for a new one.
+    void prepare(bool ponder);
 
     std::chrono::steady_clock::time_point started_at_ = std::chrono::steady_clock::now();
     SetupPlanner planner_;

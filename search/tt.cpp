@@ -13,6 +13,10 @@ constexpr std::uint64_t pack(Move m, int score, int depth, Bound b, std::uint8_t
 int depth_of(std::uint64_t d) {
     return int((d >> 37) & 0xFF) - 1;
 }
+/// An entry is in use when its stored depth + 1 is not zero.
+bool in_use(std::uint64_t d) {
+    return ((d >> 37) & 0xFF) != 0;
+}
 std::uint8_t gen_of(std::uint64_t d) {
     return std::uint8_t((d >> 47) & 0xFF);
 }
@@ -41,7 +45,7 @@ bool TranspositionTable::probe(std::uint64_t key, TTHit& hit) const {
     for (const auto& e : bucket(key).e) {
         std::uint64_t d = e.data.load(std::memory_order_relaxed);
         std::uint64_t c = e.check.load(std::memory_order_relaxed);
-        if ((c ^ d) != key || depth_of(d) < -1 || ((d >> 37) & 0xFF) == 0) continue;
+        if ((c ^ d) != key || !in_use(d)) continue;
         // The move field holds Move::raw() bits 0-20 (all of a move's bits).
         hit.move = Move::from_raw(std::uint32_t(d & 0x1FFFFF));
         hit.score = std::int16_t((d >> 21) & 0xFFFF);
@@ -60,14 +64,14 @@ void TranspositionTable::store(std::uint64_t key, Move m, int score, int depth, 
     for (auto& e : bk.e) {
         std::uint64_t d = e.data.load(std::memory_order_relaxed);
         std::uint64_t c = e.check.load(std::memory_order_relaxed);
-        if ((c ^ d) == key && ((d >> 37) & 0xFF)) {  // same position: keep its move if none
+        if ((c ^ d) == key && in_use(d)) {  // same position: keep its move if none
             if (m.is_none()) m = Move::from_raw(std::uint32_t(d & 0x1FFFFF));
             if (b != BOUND_EXACT && depth < depth_of(d) - 2 && gen_of(d) == generation_) return;
             target = &e;
             break;
         }
         int age = std::uint8_t(generation_ - gen_of(d));
-        int value = ((d >> 37) & 0xFF) == 0 ? -(1 << 20) : depth_of(d) - 8 * age;
+        int value = !in_use(d) ? -(1 << 20) : depth_of(d) - 8 * age;
         if (value < worst) {
             worst = value;
             target = &e;
@@ -84,7 +88,7 @@ int TranspositionTable::hashfull() const {
     for (std::size_t i = 0; i < std::min<std::size_t>(count_, 250); ++i)
         for (const auto& e : buckets_[i].e) {
             std::uint64_t d = e.data.load(std::memory_order_relaxed);
-            used += ((d >> 37) & 0xFF) && gen_of(d) == generation_;
+            used += in_use(d) && gen_of(d) == generation_;
             ++seen;
         }
     return seen ? used * 1000 / seen : 0;
