@@ -89,8 +89,10 @@ Terms terms_for(const Position& pos, Colour c, const std::array<Reach, kColours>
     return t;
 }
 
-std::array<Terms, kColours> all_terms(const Position& pos) {
-    std::array<Reach, kColours> reach{};
+std::array<Terms, kColours> all_terms(const Position& pos,
+                                      std::array<Reach, kColours>* reach_out = nullptr) {
+    std::array<Reach, kColours> local{};
+    auto& reach = reach_out ? *reach_out : local;
     for (int c = 0; c < kColours; ++c)
         if (pos.is_in(Colour(c))) reach[c] = reach_of(pos, Colour(c));
     std::array<Terms, kColours> terms{};
@@ -108,8 +110,8 @@ int sum(const Terms& t) {
 
 }  // namespace
 
-int evaluate(const Position& pos, Colour us) {
-    auto terms = all_terms(pos);
+int evaluate(const Position& pos, Colour us, std::array<Reach, kColours>* reach) {
+    auto terms = all_terms(pos, reach);
     int mine = sum(terms[us]);
     int others = 0, n = 0;
     for (int c = 0; c < kColours; ++c)

@@ -6,8 +6,10 @@
 // tournament points (002, "Tournament") for the order of piece values.
 #pragma once
 
+#include <array>
 #include <string>
 
+#include "engine/movegen.h"
 #include "engine/position.h"
 
 namespace klinzha::eval {
@@ -21,8 +23,9 @@ inline constexpr int kInfinite = 32000;
 inline constexpr int kPieceValue[kPieceTypes] = {330, 240, 390, 430, 100, 250};
 
 /// The evaluation for colour `us` in centi-pawns (positive = good for us). In a
-/// three-player game it is us against the mean of the other players still in.
-int evaluate(const Position& pos, Colour us);
+/// three-player game it is us against the mean of the other players still in. If reach is
+/// given it receives the Reach (movegen.h) of every colour still in, as computed here.
+int evaluate(const Position& pos, Colour us, std::array<Reach, kColours>* reach = nullptr);
 
 /// The evaluation from the point of view of the player to move (two players), or of the
 /// team of `root` against the coalition (paranoid, three players): +evaluate(root) when

@@ -43,10 +43,11 @@ class Scorer {
         int best = -eval::kInfinite;
         for_each_cell(spots, [&](Cell h) {
             p_.put_heart(us_, h);
-            int v = eval::evaluate(p_, us_);
+            std::array<Reach, kColours> reach{};
+            int v = eval::evaluate(p_, us_, &reach);
             for (int o = 0; o < kColours; ++o) {
                 if (o == us_ || !p_.pieces(Colour(o))) continue;
-                int n = reach_of(p_, Colour(o)).heart_attackers[us_];
+                int n = reach[o].heart_attackers[us_];
                 v -= n * (o < us_ ? kThreatMovesFirst : kThreatMovesLater);
             }
             ++evaluations;
