@@ -227,82 +227,89 @@ void UciSession::cmd_position(const std::vector<std::string>& t) {
     if (auto err = engine_->set_position(fen, moves)) error(*err);
 }
 
+namespace {
+
+constexpr std::int64_t kMaxMs = std::int64_t(1) << 40;
+
+/// A numeric `go` parameter (SPEC 13): its names, allowed range and where it goes.
+struct GoNumber {
+    const char* names[2];
+    std::int64_t lo, hi;
+    void (*store)(SearchLimits&, std::int64_t);
+};
+
+// Clock times may arrive negative from some GUIs: they are taken as 0.
+const GoNumber kGoNumbers[] = {
+    {{"gtime", "wtime"},
+     -kMaxMs,
+     kMaxMs,
+     [](SearchLimits& l, std::int64_t v) { l.time[GREEN] = std::max<std::int64_t>(0, v); }},
+    {{"btime", nullptr},
+     -kMaxMs,
+     kMaxMs,
+     [](SearchLimits& l, std::int64_t v) { l.time[BLUE] = std::max<std::int64_t>(0, v); }},
+    {{"ktime", nullptr},
+     -kMaxMs,
+     kMaxMs,
+     [](SearchLimits& l, std::int64_t v) { l.time[BLACK] = std::max<std::int64_t>(0, v); }},
+    {{"ginc", "winc"}, 0, kMaxMs, [](SearchLimits& l, std::int64_t v) { l.inc[GREEN] = v; }},
+    {{"binc", nullptr}, 0, kMaxMs, [](SearchLimits& l, std::int64_t v) { l.inc[BLUE] = v; }},
+    {{"kinc", nullptr}, 0, kMaxMs, [](SearchLimits& l, std::int64_t v) { l.inc[BLACK] = v; }},
+    {{"gdelay", "wdelay"}, 0, kMaxMs, [](SearchLimits& l, std::int64_t v) { l.delay[GREEN] = v; }},
+    {{"bdelay", nullptr}, 0, kMaxMs, [](SearchLimits& l, std::int64_t v) { l.delay[BLUE] = v; }},
+    {{"kdelay", nullptr}, 0, kMaxMs, [](SearchLimits& l, std::int64_t v) { l.delay[BLACK] = v; }},
+    {{"movestogo", nullptr},
+     0,
+     100000,
+     [](SearchLimits& l, std::int64_t v) { l.movestogo = int(v); }},
+    {{"movetime", nullptr}, 0, kMaxMs, [](SearchLimits& l, std::int64_t v) { l.movetime = v; }},
+    {{"depth", nullptr}, 1, 100, [](SearchLimits& l, std::int64_t v) { l.depth = int(v); }},
+    {{"nodes", nullptr},
+     1,
+     std::int64_t(1) << 50,
+     [](SearchLimits& l, std::int64_t v) { l.nodes = std::uint64_t(v); }},
+    {{"mate", nullptr}, 1, 100, [](SearchLimits& l, std::int64_t v) { l.mate = int(v); }},
+    {{"perft", nullptr}, 1, 12, [](SearchLimits& l, std::int64_t v) { l.perft = int(v); }},
+};
+
+const GoNumber* find_go_number(const std::string& word) {
+    for (const auto& g : kGoNumbers)
+        for (const char* n : g.names)
+            if (n && word == n) return &g;
+    return nullptr;
+}
+
+/// True for every word `go` takes as a parameter name (ends a searchmoves list).
+bool is_go_keyword(const std::string& word) {
+    return find_go_number(word) || word == "infinite" || word == "ponder" || word == "searchmoves";
+}
+
+}  // namespace
+
 void UciSession::cmd_go(const std::vector<std::string>& t) {
     if (engine_->searching()) return error("go: a search is running (send stop first)");
     engine_->wait();  // the previous search thread may still be returning after bestmove
     SearchLimits lim;
     const Position& pos = engine_->position();
-    auto colour_of = [](char c) { return c == 'g' || c == 'w' ? 0 : c == 'b' ? 1 : 2; };
     for (std::size_t i = 1; i < t.size(); ++i) {
         const std::string& k = t[i];
-        auto number = [&](std::int64_t lo, std::int64_t hi) -> std::optional<std::int64_t> {
-            if (i + 1 >= t.size()) {
-                error("go: " + k + " needs a number");
-                return std::nullopt;
-            }
+        if (const GoNumber* g = find_go_number(k)) {
+            if (i + 1 >= t.size()) return error("go: " + k + " needs a number");
             auto v = parse_i64(t[++i]);
-            if (!v || *v < lo || *v > hi) {
-                error("go: " + k + " takes a whole number in " + std::to_string(lo) + ".." +
-                      std::to_string(hi) + ", not '" + printable(t[i]) + "'");
-                return std::nullopt;
-            }
-            return v;
-        };
-        constexpr std::int64_t kMaxMs = std::int64_t(1) << 40;
-        if (k == "gtime" || k == "wtime" || k == "btime" || k == "ktime") {
-            auto v = number(-kMaxMs, kMaxMs);
-            if (!v) return;
-            lim.time[colour_of(k[0])] = std::max<std::int64_t>(0, *v);
-        } else if (k == "ginc" || k == "winc" || k == "binc" || k == "kinc") {
-            auto v = number(0, kMaxMs);
-            if (!v) return;
-            lim.inc[colour_of(k[0])] = *v;
-        } else if (k == "gdelay" || k == "wdelay" || k == "bdelay" || k == "kdelay") {
-            auto v = number(0, kMaxMs);
-            if (!v) return;
-            lim.delay[colour_of(k[0])] = *v;
-        } else if (k == "movestogo") {
-            auto v = number(0, 100000);
-            if (!v) return;
-            lim.movestogo = int(*v);
-        } else if (k == "movetime") {
-            auto v = number(0, kMaxMs);
-            if (!v) return;
-            lim.movetime = *v;
-        } else if (k == "depth") {
-            auto v = number(1, 100);
-            if (!v) return;
-            lim.depth = int(*v);
-        } else if (k == "nodes") {
-            auto v = number(1, std::int64_t(1) << 50);
-            if (!v) return;
-            lim.nodes = std::uint64_t(*v);
-        } else if (k == "mate") {
-            auto v = number(1, 100);
-            if (!v) return;
-            lim.mate = int(*v);
-        } else if (k == "perft") {
-            auto v = number(1, 12);
-            if (!v) return;
-            lim.perft = int(*v);
+            if (!v || *v < g->lo || *v > g->hi)
+                return error("go: " + k + " takes a whole number in " + std::to_string(g->lo) +
+                             ".." + std::to_string(g->hi) + ", not '" + printable(t[i]) + "'");
+            g->store(lim, *v);
         } else if (k == "infinite") {
             lim.infinite = true;
         } else if (k == "ponder") {
             lim.ponder = true;
         } else if (k == "searchmoves") {
-            for (; i + 1 < t.size(); ++i) {
+            for (; i + 1 < t.size() && !is_go_keyword(t[i + 1]); ++i) {
                 auto r = parse_move(pos, t[i + 1]);
-                if (auto* m = std::get_if<Move>(&r)) {
-                    lim.searchmoves.push_back(*m);
-                    continue;
-                }
-                // A go keyword ends the list; anything else is a bad move.
-                static const char* keys[] = {"gtime",  "wtime",  "btime",     "ktime",    "ginc",
-                                             "winc",   "binc",   "kinc",      "gdelay",   "wdelay",
-                                             "bdelay", "kdelay", "movestogo", "movetime", "depth",
-                                             "nodes",  "mate",   "infinite",  "ponder",   "perft"};
-                if (std::find(std::begin(keys), std::end(keys), t[i + 1]) != std::end(keys)) break;
-                return error("go: searchmoves: " + std::get<std::string>(r));
+                if (auto* err = std::get_if<std::string>(&r))
+                    return error("go: searchmoves: " + *err);
+                lim.searchmoves.push_back(std::get<Move>(r));
             }
             if (lim.searchmoves.empty()) return error("go: searchmoves needs at least one move");
         } else {
