@@ -187,10 +187,11 @@ void Tournament::record(const GameRecord& g, const GameSummary& s) {
              << e.score << "] " << t.n() << std::defaultfloat << std::endl;
     }
     if (cfg_.sprt) {
-        std::string d = cfg_.sprt->decision(cfg_.sprt->llr(pentanomial()));
+        const double llr = cfg_.sprt->llr(pentanomial());
+        std::string d = cfg_.sprt->decision(llr);
         if (!d.empty() && !stop_) {
-            out_ << "SPRT: " << d << " accepted (LLR " << std::setprecision(3)
-                 << cfg_.sprt->llr(pentanomial()) << std::defaultfloat << ")" << std::endl;
+            out_ << "SPRT: " << d << " accepted (LLR " << std::setprecision(3) << llr
+                 << std::defaultfloat << ")" << std::endl;
             stop_ = true;
         }
     }
