@@ -45,69 +45,214 @@ inline Bitboard reach(PathClass pc, Cell from, Bitboard block) {
     return r;
 }
 
-/// Calls emit(Move) for every move of colour `us` in play that is legal but for GoalSafety
-/// (and whoever's turn it is), restricted to destinations in `filter`. Returns early when
-/// emit returns true (found what it wanted); the result says whether that happened.
+/// The men and heart that `us` may not capture: RelationDilemma's spared colour (SPEC 15).
+inline Bitboard spared_men(const Position& pos, Colour us) {
+    const Colour sp = pos.spared(us);
+    if (sp == NO_COLOUR) return 0;
+    const Cell h = pos.heart(sp);
+    return pos.pieces(sp) | (h != NO_CELL ? bit(h) : Bitboard(0));
+}
+
+template <bool kCarry, typename Sink>
+bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink);
+
+/// A sink for play_moves that hands each move to emit(Move), in the order: per destination,
+/// the move that leaves the heart, then the one that carries it. Stops when emit returns true.
 template <typename Emit>
-bool play_moves(const Position& pos, Colour us, Bitboard filter, Emit&& emit) {
+auto each_move(Emit&& emit) {
+    return [&emit](Cell from, Bitboard dests, Bitboard carry) {
+        while (dests) {
+            const Cell to = pop_lsb(dests);
+            if (emit(Move::normal(from, to, false))) return true;
+            if (carry && test(carry, to) && emit(Move::normal(from, to, true))) return true;
+        }
+        return false;
+    };
+}
+
+/// A sink that answers "some move exists" at the first piece that has one.
+inline bool any_move(Cell, Bitboard dests, Bitboard) {
+    return dests != 0;
+}
+
+/// True if some colour other than `owner` attacks owner's heart (SPEC 14): moves that end on
+/// it, legal but for GoalSafety, whoever's turn it is. Reflective: any move ends on it.
+bool heart_attacked_impl(const Position& pos, Colour owner) {
+    const Cell h = pos.heart(owner);
+    if (h == NO_CELL) return false;
+    if (pos.rules().reflective) return play_moves<false>(pos, GREEN, bit(h), any_move);
+    for (int c = 0; c < kColours; ++c)
+        if (c != owner && pos.is_in(Colour(c)) &&
+            play_moves<false>(pos, Colour(c), bit(h), any_move))
+            return true;
+    return false;
+}
+
+/// Reflective (SPEC 21): one army, and every man but the one moving is its enemy, the heart
+/// too unless the man carries it. The moves do not depend on whose turn it is.
+template <bool kCarry, typename Sink>
+bool shared_army_moves(const Position& pos, Bitboard filter, Sink&& sink) {
     const Rules& rules = pos.rules();
+    const Bitboard all = pos.occupied();
+    const Bitboard walls = pos.pieces(GREEN, WALL);
+    const Bitboard zone = geo::neighbours_of(walls);
+    const Cell heart = pos.heart(GREEN);
+    const Bitboard heart_bb = heart != NO_CELL ? bit(heart) : Bitboard(0);
+    const Bitboard block = all | zone;
+    const Bitboard knight_block = rules.flier_jumps_walls ? Bitboard(0) : walls;
+    // Any man but the wall may be taken, none on a cloud; no ablated cell (SPEC 16, 17).
+    const Bitboard base = kAllCells & filter & ~walls & ~(pos.clouds() & all) & ~pos.ablated();
+    for (int t = 0; t < kPieceTypes; ++t) {
+        Bitboard from_set = pos.pieces(GREEN, PieceType(t));
+        const PieceType pt = PieceType(t);
+        const PathClass pc = path_class(pt, rules);
+        while (from_set) {
+            const Cell from = pop_lsb(from_set);
+            Bitboard dests;
+            if (pt == WALL)  // not hindered by its own zone; no man nor the heart next to it
+                dests = reach(pc, from, all) & base & ~all &
+                        ~geo::neighbours_of((all & ~bit(from)) | heart_bb);
+            else
+                dests = reach(pc, from, pt == KNIGHT ? knight_block : block) & base & ~zone;
+            const Bitboard carry =
+                kCarry && from == heart ? dests & ~zone & ~pos.clouds() : Bitboard(0);
+            if (sink(from, dests, carry)) return true;
+        }
+    }
+    return false;
+}
+
+/// Calls sink(from, dests, carry) for every piece of colour `us` in play: `dests` are the
+/// cells it can move to, legal but for GoalSafety (and whoever's turn it is), within
+/// `filter`; `carry` those to which it can also take its heart along (with kCarry false
+/// always empty: enough to find attacks, as each carrying move has a twin that leaves the
+/// heart). Returns early when sink returns true (found what it wanted); the result says
+/// whether that happened. Every rule option acts through the masks below.
+template <bool kCarry, typename Sink>
+bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink) {
+    const Rules& rules = pos.rules();
+    if (rules.reflective) return shared_army_moves<kCarry>(pos, filter, sink);
     const Bitboard all = pos.occupied();
     const Bitboard own = pos.pieces(us);
     const Bitboard opp = all & ~own;
     Bitboard opp_walls = 0;
     for (int c = 0; c < kColours; ++c)
         if (c != us) opp_walls |= pos.pieces(Colour(c), WALL);
+    const Bitboard own_walls = pos.pieces(us, WALL);
     const Bitboard opp_zones = geo::neighbours_of(opp_walls);
-    const Bitboard own_zones = pos.zones(us);
+    const Bitboard own_zones = geo::neighbours_of(own_walls);
     const Bitboard block = all | opp_zones;  // SPEC 3: intermediate cells
     const Bitboard knight_block = rules.flier_jumps_walls ? Bitboard(0) : opp_walls;
     const Cell own_heart = pos.heart(us);
+    const Bitboard hearts = pos.hearts();
+    const Bitboard lone_hearts = hearts & ~all;
     const Bitboard own_heart_alone =
-        own_heart != NO_CELL && !test(all, own_heart) ? bit(own_heart) : Bitboard(0);
-    // SPEC 3: the destination holds no own piece, is in no opposing zone, is no wall.
-    const Bitboard base = ~own & ~opp_zones & ~opp_walls & kAllCells & filter;
-    // SPEC 5: a wall's new zone may hold no opposing piece and no heart, and may not meet
-    // an opposing zone; equivalently the wall may not stand next to any of those cells.
-    const Bitboard wall_forbidden = geo::neighbours_of(opp | pos.hearts() | opp_zones);
+        own_heart != NO_CELL ? lone_hearts & bit(own_heart) : Bitboard(0);
+    // SPEC 3, 15-17: the destination holds no own piece, no spared man or heart, no wall and
+    // no man on a cloud, lies in no opposing zone and is not ablated.
+    const Bitboard base = ~own & ~opp_zones & ~opp_walls & kAllCells & filter &
+                          ~spared_men(pos, us) & ~(pos.clouds() & all) & ~pos.ablated();
+    // SPEC 5: a wall's new zone may hold no opposing piece (BlockaderTraps, 23.2: any men) and
+    // no heart, and may not meet an opposing zone: the wall may not stand next to those cells.
+    const Bitboard wall_forbidden =
+        geo::neighbours_of((rules.blockader_traps ? Bitboard(0) : opp) | hearts | opp_zones);
+    Bitboard wall_mask = base & ~opp & ~wall_forbidden;  // walls capture no piece
+    if (rules.blockader_takes_goal_last && popcount(own) > 1) wall_mask &= ~lone_hearts;  // 23.4
+    // SPEC 4: who may end on the own heart standing alone: the carriers (Courier: the
+    // courier only, SPEC 23.1).
+    const Cell courier = pos.courier(us);
+    const Bitboard pickers =
+        rules.courier ? (courier != NO_CELL ? bit(courier) : Bitboard(0))
+                      : pos.pieces(us, QUEEN) | pos.pieces(us, ROOK) | pos.pieces(us, PAWN);
+    // SPEC 23.2: a man other than a wall in the zone of any wall is held.
+    const Bitboard movable = rules.blockader_traps
+                                 ? own & (~geo::neighbours_of(own_walls | opp_walls) | own_walls)
+                                 : own;
+    // SPEC 4, 16: a carried heart never comes to rest in a zone or on a cloud. SPEC 23.3: it
+    // crosses its own zones only when attacked.
+    const Bitboard carry_forbidden = own_zones | pos.clouds();
+    Bitboard carry_block = 0;
+    if (kCarry && rules.goal_crosses_zone_if_threatened && own_heart != NO_CELL &&
+        test(own, own_heart) && !heart_attacked_impl(pos, us))
+        carry_block = own_zones;
 
     for (int t = 0; t < kPieceTypes; ++t) {
-        Bitboard from_set = pos.pieces(us, PieceType(t));
+        Bitboard from_set = pos.pieces(us, PieceType(t)) & movable;
         if (!from_set) continue;
         const PieceType pt = PieceType(t);
         const PathClass pc = path_class(pt, rules);
-        Bitboard dest_mask = base;
-        if (!is_carrier(pt)) dest_mask &= ~own_heart_alone;   // SPEC 4
-        if (pt == WALL) dest_mask &= ~opp & ~wall_forbidden;  // walls capture no piece
+        const Bitboard dest_mask = pt == WALL ? wall_mask : base;
         const Bitboard blk = pt == KNIGHT ? knight_block : block;
         while (from_set) {
             const Cell from = pop_lsb(from_set);
             Bitboard dests = reach(pc, from, blk) & dest_mask;
-            const bool on_heart = from == own_heart;  // only a carrier can stand there
-            while (dests) {
-                const Cell to = pop_lsb(dests);
-                if (emit(Move::normal(from, to, false))) return true;
-                // SPEC 4: take the heart along unless it would rest in a wall's zone.
-                if (on_heart && !test(own_zones, to) && emit(Move::normal(from, to, true)))
-                    return true;
-            }
+            if (!test(pickers, from)) dests &= ~own_heart_alone;  // SPEC 4, 23.1
+            Bitboard carry = 0;
+            if (kCarry && from == own_heart)  // only a carrier can stand there
+                carry = (carry_block ? reach(pc, from, blk | carry_block) & dest_mask : dests) &
+                        ~carry_forbidden;
+            if (sink(from, dests, carry)) return true;  // SPEC 4: carry the heart, or leave it
         }
     }
     return false;
 }
 
+/// The setup cells of colour c (SPEC 6.1, 8: ForwardPlacement adds its separators).
+Bitboard setup_cells(const Position& pos, Colour c) {
+    Bitboard b = geo::region(c);
+    if (pos.rules().forward_placement) b |= geo::adjacent_separators(c);
+    return b;
+}
+
+/// HonorInSetup (SPEC 19): the honourable cells of `us` when its walls' zones are `z`: the
+/// cells reached from the other players' setup cells without entering z.
+Bitboard honourable(const Position& pos, Colour us, Bitboard z) {
+    Bitboard r = 0;
+    for (int c = 0; c < pos.players(); ++c)
+        if (c != us) r |= setup_cells(pos, Colour(c));
+    r &= ~z;
+    for (Bitboard prev = 0; r != prev;) {
+        prev = r;
+        r = (r | geo::neighbours_of(r)) & ~z;
+    }
+    return r;
+}
+
 template <typename Emit>
 void placement_moves(const Position& pos, Emit&& emit) {
-    const Colour us = pos.to_move();
     const Rules& rules = pos.rules();
+    const Colour us = pos.to_move();
+    const Colour army = pos.army(us);
     const Bitboard all = pos.occupied();
-    const Bitboard opp = all & ~pos.pieces(us);
+    Bitboard walls = 0;
+    for (int c = 0; c < kColours; ++c) walls |= pos.pieces(Colour(c), WALL);
+    // SPEC 6.1: empty and outside opposing zones. Reflective (21) and BlockaderTraps (23.2):
+    // outside every zone, and a wall may have no man at all next to it.
+    const bool every_man = rules.reflective || rules.blockader_traps;
+    const Bitboard hostile = every_man ? all : all & ~pos.pieces(us);
     const Bitboard opp_zones = pos.opposing_zones(us);
-    Bitboard cells = geo::region(us);
-    if (rules.forward_placement) cells |= geo::adjacent_separators(us);
-    cells &= ~all & ~opp_zones;  // SPEC 6.1: empty, outside opposing zones
-    const Bitboard wall_cells = cells & ~geo::neighbours_of(opp | pos.hearts() | opp_zones);
+    Bitboard cells =
+        setup_cells(pos, army) & ~all & ~(every_man ? geo::neighbours_of(walls) : opp_zones);
+    Bitboard wall_cells = cells & ~geo::neighbours_of(hostile | pos.hearts() | opp_zones);
+    if (rules.reflective && !all) {  // SPEC 21: the first placement is a carrier with the heart
+        for (PieceType t : {QUEEN, ROOK, PAWN})
+            for_each_cell(cells & ~pos.clouds(), [&](Cell c) { emit(Move::place(t, c, true)); });
+        return;
+    }
+    if (rules.honor_in_setup) {  // SPEC 19
+        const Bitboard own_zones = pos.zones(us);
+        cells &= honourable(pos, us, own_zones);
+        const Cell h = pos.heart(us);
+        const Bitboard guarded =
+            (pos.pieces(us) & ~pos.pieces(us, WALL)) | (h != NO_CELL ? bit(h) : Bitboard(0));
+        Bitboard ok = 0;
+        for_each_cell(wall_cells, [&](Cell c) {
+            if (!(guarded & ~honourable(pos, us, own_zones | geo::neighbours(c)))) ok |= bit(c);
+        });
+        wall_cells = ok;
+    }
     for (int t = 0; t < kPieceTypes; ++t) {
-        if (popcount(pos.pieces(us, PieceType(t))) >= kSetCount[t]) continue;
+        if (popcount(pos.pieces(army, PieceType(t))) >= kSetCount[t]) continue;
         for_each_cell(t == WALL ? wall_cells : cells,
                       [&](Cell c) { emit(Move::place(PieceType(t), c)); });
     }
@@ -118,21 +263,19 @@ void heart_moves(const Position& pos, Emit&& emit) {
     const Colour us = pos.to_move();
     Bitboard walls = 0;
     for (int c = 0; c < kColours; ++c) walls |= pos.pieces(Colour(c), WALL);
-    Bitboard carriers = pos.pieces(us, QUEEN) | pos.pieces(us, ROOK) | pos.pieces(us, PAWN);
-    for_each_cell(carriers & ~geo::neighbours_of(walls),  // SPEC 6.2
-                  [&](Cell c) { emit(Move::place_heart(c)); });
+    const Bitboard carriers = pos.pieces(us, QUEEN) | pos.pieces(us, ROOK) | pos.pieces(us, PAWN);
+    // SPEC 6.2: on a carrier in no wall's zone; SPEC 16: not on a cloud; SPEC 19: honourable.
+    Bitboard cells = carriers & ~geo::neighbours_of(walls) & ~pos.clouds();
+    if (pos.rules().honor_in_setup) cells &= honourable(pos, us, pos.zones(us));
+    for_each_cell(cells, [&](Cell c) { emit(Move::place_heart(c)); });
 }
 
-/// GoalSafety (SPEC 8): after m, may no opponent capture the mover's heart? A move that
-/// wins the game is always allowed.
+/// GoalSafety (SPEC 8, 14): after m, may no opponent capture the mover's heart? A move after
+/// which the game is over is always allowed.
 bool goal_safe_after(Position& pos, Move m) {
-    const Colour us = pos.to_move();
+    const Colour owner = pos.army(pos.to_move());
     pos.do_move(m);
-    bool safe = true;
-    if (!pos.game_over()) {
-        for (int c = 0; c < kColours && safe; ++c)
-            if (c != us && pos.is_in(Colour(c)) && attacks_heart(pos, Colour(c), us)) safe = false;
-    }
+    const bool safe = pos.game_over() || !heart_attacked_impl(pos, owner);
     pos.undo_move();
     return safe;
 }
@@ -151,18 +294,18 @@ void legal_moves(const Position& pos, Emit&& emit) {
     }
     if (pos.game_over()) return;
     if (!pos.rules().goal_safety) {
-        play_moves(pos, pos.to_move(), kAllCells, [&](Move m) {
-            emit(m);
-            return false;
-        });
+        play_moves<true>(pos, pos.to_move(), kAllCells, each_move([&](Move m) {
+                             emit(m);
+                             return false;
+                         }));
         return;
     }
     Position& scratch = const_cast<Position&>(pos);  // do/undo leave it as it was
     MoveList pseudo;
-    play_moves(pos, pos.to_move(), kAllCells, [&](Move m) {
-        pseudo.push(m);
-        return false;
-    });
+    play_moves<true>(pos, pos.to_move(), kAllCells, each_move([&](Move m) {
+                         pseudo.push(m);
+                         return false;
+                     }));
     for (Move m : pseudo)
         if (goal_safe_after(scratch, m)) emit(m);
 }
@@ -177,8 +320,8 @@ void generate_legal(const Position& pos, MoveList& list) {
 std::size_t count_legal(const Position& pos) {
     std::size_t n = 0;
     if (pos.phase() == Phase::Play && !pos.rules().goal_safety && !pos.game_over()) {
-        play_moves(pos, pos.to_move(), kAllCells, [&](Move) {
-            ++n;
+        play_moves<true>(pos, pos.to_move(), kAllCells, [&](Cell, Bitboard dests, Bitboard carry) {
+            n += std::size_t(popcount(dests) + popcount(carry));
             return false;
         });
         return n;
@@ -190,7 +333,7 @@ std::size_t count_legal(const Position& pos) {
 bool has_legal_move(const Position& pos) {
     if (pos.phase() == Phase::Play && !pos.rules().goal_safety) {
         if (pos.game_over()) return false;
-        return play_moves(pos, pos.to_move(), kAllCells, [](Move) { return true; });
+        return play_moves<false>(pos, pos.to_move(), kAllCells, any_move);
     }
     MoveList l;
     generate_legal(pos, l);
@@ -205,17 +348,14 @@ bool is_legal(const Position& pos, Move m) {
 
 Reach reach_of(const Position& pos, Colour c) {
     Reach r;
-    std::array<Cell, kColours> hearts{pos.heart(GREEN), pos.heart(BLUE), pos.heart(BLACK)};
-    Bitboard last_from_on_heart[kColours] = {0, 0, 0};
-    play_moves(pos, c, kAllCells, [&](Move m) {
-        r.targets |= bit(m.to());
-        r.mobile |= bit(m.from());
-        ++r.moves;
+    const std::array<Cell, kColours> hearts{pos.heart(GREEN), pos.heart(BLUE), pos.heart(BLACK)};
+    play_moves<true>(pos, c, kAllCells, [&](Cell from, Bitboard dests, Bitboard carry) {
+        if (!dests) return false;
+        r.targets |= dests;
+        r.mobile |= bit(from);
+        r.moves += popcount(dests) + popcount(carry);
         for (int x = 0; x < kColours; ++x)
-            if (x != c && hearts[x] == m.to() && !test(last_from_on_heart[x], m.from())) {
-                last_from_on_heart[x] |= bit(m.from());
-                ++r.heart_attackers[x];
-            }
+            if (x != c && hearts[x] != NO_CELL && test(dests, hearts[x])) ++r.heart_attackers[x];
         return false;
     });
     return r;
@@ -223,8 +363,14 @@ Reach reach_of(const Position& pos, Colour c) {
 
 bool attacks_heart(const Position& pos, Colour attacker, Colour victim) {
     const Cell h = pos.heart(victim);
-    if (h == NO_CELL || !pos.is_in(attacker) || attacker == victim) return false;
-    return play_moves(pos, attacker, bit(h), [](Move) { return true; });
+    if (h == NO_CELL) return false;
+    if (pos.rules().reflective) return heart_attacked_impl(pos, victim);
+    if (!pos.is_in(attacker) || attacker == victim) return false;
+    return play_moves<false>(pos, attacker, bit(h), any_move);
+}
+
+bool heart_attacked(const Position& pos, Colour owner) {
+    return heart_attacked_impl(pos, owner);
 }
 
 }  // namespace klinzha

@@ -1,7 +1,10 @@
 // engine/movegen.h: legal moves of every phase under the rule options (SPEC 3-6, 8).
 //
 // Placement (SPEC 6.1), heart placement (6.2) and play (3-5), with GoalSafety (SPEC 8)
-// applied by trying each move. Generation reads Rules; it never checks a rule of its own.
+// applied by trying each move, and the variants of SPEC 15-23 (RelationDilemma's spared
+// colour, clouds, ablated cells, HonorInSetup, Reflective's shared army, Courier,
+// BlockaderTraps, GoalCrossesZoneIfThreatened, BlockaderTakesGoalLast) as masks computed once
+// per call. Generation reads Rules; it never checks a rule of its own.
 #pragma once
 
 #include <array>
@@ -38,9 +41,14 @@ bool has_legal_move(const Position& pos);
 bool is_legal(const Position& pos, Move m);
 
 /// True if `attacker` has a move, legal but for GoalSafety and whoever's turn it is, that
-/// ends on the heart of `victim` and so captures it (SPEC 4, 8). False if victim has no
-/// heart on the board or attacker is out.
+/// ends on the heart of `victim` and so captures it (SPEC 4, 8, 14). False if victim has no
+/// heart on the board or attacker is out. Reflective (SPEC 21): whether any move ends on the
+/// one heart, whatever the colours.
 bool attacks_heart(const Position& pos, Colour attacker, Colour victim);
+
+/// True if any colour but `owner` attacks owner's heart (SPEC 14); Reflective: whether the
+/// one heart is attacked at all. False if owner has no heart on the board.
+bool heart_attacked(const Position& pos, Colour owner);
 
 /// What colour c's pieces can do in play (moves legal but for GoalSafety and the turn):
 /// the evaluation's raw material (eval/). Works in every phase on the men on the board.

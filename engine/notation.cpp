@@ -11,7 +11,8 @@ namespace klinzha {
 std::string move_to_string(Move m) {
     switch (m.kind()) {
         case Move::Place:
-            return std::string(1, kPieceChar[m.placed_type()]) + '@' + geo::cell_name(m.to());
+            return std::string(1, kPieceChar[m.placed_type()]) + '@' + geo::cell_name(m.to()) +
+                   (m.carries_heart() ? "h" : "");
         case Move::PlaceHeart:
             return "H@" + geo::cell_name(m.to());
         case Move::Normal:
@@ -30,21 +31,22 @@ std::variant<Move, std::string> parse_move(const Position& pos, std::string_view
     Move m;
     if (s == "0000") {
         return bad("the null move is not a legal move in a game");
-    } else if (s.size() == 5 && s[1] == '@') {
-        auto to = geo::parse_cell(s.substr(2));
+    } else if ((s.size() == 5 || (s.size() == 6 && (s[5] == 'h' || s[5] == 'H'))) && s[1] == '@') {
+        auto to = geo::parse_cell(s.substr(2, 3));
         if (!to) return bad("no such cell");
         char letter = char(std::toupper(static_cast<unsigned char>(s[0])));
         auto it = std::find(kPieceChar.begin(), kPieceChar.end(), letter);
         if (it == kPieceChar.end()) return bad("unknown piece letter");
         PieceType t = PieceType(it - kPieceChar.begin());
-        m = t == HEART ? Move::place_heart(*to) : Move::place(t, *to);
+        if (t == HEART && s.size() == 6) return bad("the heart is placed with H@<cell>");
+        m = t == HEART ? Move::place_heart(*to) : Move::place(t, *to, s.size() == 6);
     } else if (s.size() == 6 || (s.size() == 7 && (s[6] == 'h' || s[6] == 'H'))) {
         auto from = geo::parse_cell(s.substr(0, 3));
         auto to = geo::parse_cell(s.substr(3, 3));
         if (!from || !to) return bad("no such cell");
         m = Move::normal(*from, *to, s.size() == 7);
     } else {
-        return bad("not a move string (W@h78, H@i99, i78i55, i23h23h)");
+        return bad("not a move string (W@h78, H@i99, R@i99h, i78i55, i23h23h)");
     }
     MoveList legal;
     generate_legal(pos, legal);

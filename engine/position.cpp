@@ -16,6 +16,9 @@ struct Keys {
     std::array<std::array<std::uint64_t, kCells>, kColours> heart{};
     std::array<std::uint64_t, kColours> to_move{};
     std::array<std::uint64_t, 3> phase{};
+    std::array<std::uint64_t, kCells> cloud{};
+    std::array<std::array<std::uint64_t, kCells>, kColours> courier{};
+    std::array<std::uint64_t, kCells> ablated{};
     Keys() {
         std::uint64_t s = 0x6b6c696e7a6861ULL;  // "klinzha": fixed, so keys are stable
         auto next = [&s] {                      // splitmix64
@@ -31,6 +34,10 @@ struct Keys {
             for (auto& k : c) k = next();
         for (auto& k : to_move) k = next();
         for (auto& k : phase) k = next();
+        for (auto& k : cloud) k = next();
+        for (auto& c : courier)
+            for (auto& k : c) k = next();
+        for (auto& k : ablated) k = next();
     }
 };
 const Keys& keys() {
@@ -50,14 +57,94 @@ std::uint64_t to_move(Colour c) {
 std::uint64_t phase(Phase p) {
     return keys().phase[int(p)];
 }
+std::uint64_t cloud(Cell sq) {
+    return keys().cloud[sq];
+}
+std::uint64_t courier(Colour c, Cell sq) {
+    return keys().courier[c][sq];
+}
+std::uint64_t ablated(Cell sq) {
+    return keys().ablated[sq];
+}
 }  // namespace zobrist
 
-Position::Position(int players, const Rules& rules) : players_(players), rules_(rules) {
+Position::Position(int players, const Rules& rules)
+    : players_(players), rules_(rules.effective(players)) {
+    derive_tables();
     State s;
     s.board.fill(kNoMan);
     s.out = players == 3 ? 0 : std::uint8_t(1 << BLACK);
     stack_.push_back(s);
     stack_.back().key = compute_key();
+}
+
+void Position::derive_tables() {
+    end_hearts_ = rules_.reflective ? 0 : rules_.relation_dilemma ? 2 : 1;
+    crown_ = rules_.kaggas_crown == Crown::Region ? geo::region(BLACK)
+             : rules_.kaggas_crown == Crown::Apex ? bit(*geo::parse_cell("a19"))
+                                                  : Bitboard(0);
+    for (int c = 0; c < kColours; ++c)  // SPEC 15: each colour spares the one before it
+        spared_[c] = rules_.relation_dilemma ? Colour((c + kColours - 1) % kColours) : NO_COLOUR;
+    draw_moves_ = rules_.draw_rule == DrawRule::Standard  ? 50
+                  : rules_.draw_rule == DrawRule::Italian ? 20
+                                                          : 0;
+}
+
+Colour Position::winner() const {
+    if (rules_.reflective) return next(to_move());  // the player who took the heart
+    const Cell h = heart(army(to_move()));
+    if (hearts_on_board() > end_hearts_ && h != NO_CELL && test(crown_, h)) return to_move();
+    if (rules_.relation_dilemma) {
+        for (int c = 0; c < kColours; ++c)  // the capturer of the first heart taken
+            if (heart(Colour(c)) == NO_CELL) return Colour((c + 2) % kColours);
+        return NO_COLOUR;
+    }
+    Colour w = NO_COLOUR;
+    for (int c = 0; c < players_; ++c)
+        if (heart(Colour(c)) != NO_CELL) w = w == NO_COLOUR ? Colour(c) : Colour(kColours);
+    return w == Colour(kColours) ? NO_COLOUR : w;
+}
+
+Colour Position::winner_over(Colour loser) const {
+    if (rules_.relation_dilemma) return Colour((loser + 2) % kColours);
+    return next(loser);
+}
+
+std::vector<Cell> Position::ablated_list() const {
+    const State& s = state();
+    std::size_t lo = 0;
+    if (rules_.ablative > 0 && s.abl_end > std::size_t(rules_.ablative))
+        lo = s.abl_end - std::size_t(rules_.ablative);
+    return {abl_seq_.begin() + std::ptrdiff_t(lo), abl_seq_.begin() + s.abl_end};
+}
+
+std::uint64_t Position::ablation_key(const State& s) const {
+    std::uint64_t k = 0;
+    std::size_t lo = 0;
+    if (rules_.ablative > 0 && s.abl_end > std::size_t(rules_.ablative))
+        lo = s.abl_end - std::size_t(rules_.ablative);
+    for (std::size_t i = lo; i < s.abl_end; ++i)  // order matters (SPEC 13, 17)
+        k = std::rotl(k, 7) * 0x9E3779B97F4A7C15ULL ^ zobrist::ablated(abl_seq_[i]);
+    return k;
+}
+
+// SPEC 17: append the cell a move left; with a limit N, drop the oldest beyond N.
+void Position::ablate(State& s, Cell sq) {
+    abl_seq_.resize(s.abl_end);
+    abl_seq_.push_back(sq);
+    ++s.abl_end;
+    s.ablated |= bit(sq);
+    const auto n = std::size_t(rules_.ablative);
+    if (rules_.ablative > 0 && s.abl_end > n) s.ablated &= ~bit(abl_seq_[s.abl_end - 1 - n]);
+    const std::uint64_t k = ablation_key(s);
+    s.key ^= s.abl_key ^ k;
+    s.abl_key = k;
+}
+
+void Position::set_courier(State& s, Colour c, Cell sq) {
+    if (s.courier[c] != NO_CELL) s.key ^= zobrist::courier(c, s.courier[c]);
+    s.courier[c] = sq;
+    if (sq != NO_CELL) s.key ^= zobrist::courier(c, sq);
 }
 
 int Position::players_in() const {
@@ -112,8 +199,10 @@ std::uint64_t Position::compute_key() const {
             for_each_cell(s.pieces[c][t],
                           [&](Cell sq) { k ^= zobrist::piece(Colour(c), PieceType(t), sq); });
         if (s.heart[c] != NO_CELL) k ^= zobrist::heart(Colour(c), s.heart[c]);
+        if (s.courier[c] != NO_CELL) k ^= zobrist::courier(Colour(c), s.courier[c]);
     }
-    return k;
+    for_each_cell(clouds_, [&](Cell sq) { k ^= zobrist::cloud(sq); });
+    return k ^ ablation_key(s);
 }
 
 bool Position::is_repetition(int times) const {
@@ -146,15 +235,18 @@ void Position::remove(State& s, Cell sq) {
     s.key ^= zobrist::piece(c, t, sq);
 }
 
-// Heart capture (SPEC 7, RH 5.1): the victim is out and its heart is removed. In a
-// three-player game its remaining pieces pass to the capturer; in a two-player game the
-// capture ends the game and the loser's pieces stay where they are (as in the reference
-// perft data, shared/perft/reference.epd; docs/rules.md).
+// Heart capture (SPEC 7, RH 5.1): the victim's heart is removed. In a three-player game the
+// victim is out and its remaining pieces pass to the capturer (its courier as an ordinary
+// piece, SPEC 23.1); in a two-player game the capture ends the game and the loser's pieces
+// stay where they are (docs/rules.md). RelationDilemma ends the game with no transfer (SPEC
+// 15); under Reflective the one heart is gone and both players stay (SPEC 21).
 void Position::capture_heart(State& s, Colour us, Colour victim) {
     s.key ^= zobrist::heart(victim, s.heart[victim]);
     s.heart[victim] = NO_CELL;
+    set_courier(s, victim, NO_CELL);
+    if (rules_.reflective) return;
     s.out |= std::uint8_t(1 << victim);
-    if (players_ != 3) return;
+    if (players_ != 3 || rules_.relation_dilemma) return;
     for (int t = 0; t < kPieceTypes; ++t) {
         Bitboard b = s.pieces[victim][t];
         for_each_cell(b, [&](Cell sq) {
@@ -177,53 +269,78 @@ void Position::do_move(Move m) {
     State& s = stack_.back();
     s.last_move = m;
     const Colour us = s.to_move;
+    const Colour last = players_ == 3 ? BLACK : BLUE;
     auto set_phase = [&](Phase p) {
         s.key ^= zobrist::phase(s.phase) ^ zobrist::phase(p);
         s.phase = p;
     };
     switch (m.kind()) {
         case Move::Place: {
-            put(s, us, m.placed_type(), m.to());
-            int placed = popcount(s.by_colour[us]);
-            if (rules_.alternating_placement) {
-                Colour last = players_ == 3 ? BLACK : BLUE;
+            const Colour a = army(us);
+            put(s, a, m.placed_type(), m.to());
+            if (m.carries_heart()) {  // Reflective: the first placement brings the heart
+                s.heart[a] = m.to();
+                s.key ^= zobrist::heart(a, m.to());
+            }
+            const int placed = popcount(s.by_colour[a]);
+            if (rules_.reflective) {  // SPEC 21: alternate; play starts with Green
+                pass_turn(s, us);
+                if (placed == kSetSize) {
+                    set_phase(Phase::Play);
+                    s.key ^= zobrist::to_move(s.to_move) ^ zobrist::to_move(GREEN);
+                    s.to_move = GREEN;
+                }
+            } else if (rules_.alternating_placement) {
                 pass_turn(s, us);
                 // The last colour's ninth piece ends the phase; the turn is back at Green.
                 if (us == last && placed == kSetSize) set_phase(Phase::Heart);
             } else if (placed == kSetSize) {
-                if (us == (players_ == 3 ? BLACK : BLUE)) set_phase(Phase::Heart);
-                pass_turn(s, us);
+                if (rules_.heart_first) {  // SPEC 20: the same player places its heart now
+                    set_phase(Phase::Heart);
+                } else {
+                    if (us == last) set_phase(Phase::Heart);
+                    pass_turn(s, us);
+                }
             }
             break;
         }
         case Move::PlaceHeart: {
             s.heart[us] = m.to();
             s.key ^= zobrist::heart(us, m.to());
-            if (us == (players_ == 3 ? BLACK : BLUE)) set_phase(Phase::Play);
+            if (rules_.courier) set_courier(s, us, m.to());  // SPEC 23.1 Decision
+            if (us == last)
+                set_phase(Phase::Play);
+            else if (rules_.heart_first)
+                set_phase(Phase::Place);
             pass_turn(s, us);
             break;
         }
         case Move::Normal: {
             const Cell from = m.from(), to = m.to();
+            const Colour mover = man_colour(s.board[from]);  // Reflective: the shared army
             bool captured = false;
             Colour victim = NO_COLOUR;
             if (s.board[to] != kNoMan) {  // an opposing piece (legal moves never hit own men)
+                const Colour owner = man_colour(s.board[to]);
+                if (s.courier[owner] == to) set_courier(s, owner, NO_CELL);
                 remove(s, to);
                 captured = true;
             }
-            for (int c = 0; c < kColours; ++c)
-                if (c != us && s.heart[c] == to) victim = Colour(c);
+            for (int c = 0; c < kColours; ++c)  // an own heart is picked up, others captured
+                if (s.heart[c] == to && (c != mover || rules_.reflective)) victim = Colour(c);
             const PieceType t = man_type(s.board[from]);
             remove(s, from);
-            put(s, us, t, to);
+            put(s, mover, t, to);
             if (m.carries_heart()) {
-                s.key ^= zobrist::heart(us, from) ^ zobrist::heart(us, to);
-                s.heart[us] = to;
+                s.key ^= zobrist::heart(mover, from) ^ zobrist::heart(mover, to);
+                s.heart[mover] = to;
             }
+            if (s.courier[mover] == from) set_courier(s, mover, to);
             if (victim != NO_COLOUR) {
                 capture_heart(s, us, victim);
                 captured = true;
             }
+            if (rules_.ablative != 0) ablate(s, from);
             s.halfmove = captured ? 0 : s.halfmove + 1;
             pass_turn(s, us);
             break;
@@ -251,6 +368,7 @@ void Position::eliminate_to_move() {
         s.key ^= zobrist::heart(us, s.heart[us]);
         s.heart[us] = NO_CELL;
     }
+    set_courier(s, us, NO_CELL);
     s.out |= std::uint8_t(1 << us);
     pass_turn(s, us);
 }
@@ -304,24 +422,26 @@ const char* kColourField[] = {"green", "blue", "black"};
 
 }  // namespace
 
-std::optional<std::string> Position::set(std::string_view fen, const Rules& rules) {
+std::optional<std::string> Position::set(std::string_view fen, const Rules& given) {
     auto fields = split(fen, ' ');
     const char* names[] = {"players", "green", "blue",     "black",
                            "to-move", "phase", "halfmove", "fullmove"};
-    if (fields.size() != 8) {
+    if (fields.size() < 8) {
         return "position string: expected 8 fields separated by single spaces, got " +
                std::to_string(fields.size());
     }
-    for (int i = 0; i < 8; ++i)
-        if (fields[i].empty()) return std::string(names[i]) + ": empty field";
+    for (std::size_t i = 0; i < fields.size(); ++i)
+        if (fields[i].empty())
+            return std::string(i < 8 ? names[i] : "position string") + ": empty field";
     auto err = [](const char* field, const std::string& why) {
         return std::string(field) + ": " + why;
     };
 
     auto players = parse_int(fields[0], 2, 3);
     if (!players) return err("players", "must be 2 or 3, not '" + std::string(fields[0]) + "'");
-    Position p(*players, rules);
-    State s = p.state();  // empty board, key of the empty board
+    Position p(*players, given);
+    const Rules& rules = p.rules_;  // as they act in a game of this size (SPEC 14)
+    State s = p.state();            // empty board
 
     // Men.
     std::array<std::array<int, kPieceTypes + 1>, kColours> count{};
@@ -329,6 +449,8 @@ std::optional<std::string> Position::set(std::string_view fen, const Rules& rule
         const char* fname = kColourField[c];
         if (fields[1 + c] == "-") continue;
         if (c == BLACK && *players == 2) return err(fname, "must be '-' in a two-player game");
+        if (c != GREEN && rules.reflective)
+            return err(fname, "must be '-' under Reflective: the one army is in the green field");
         for (auto tok : split(fields[1 + c], ',')) {
             if (tok.size() != 4)
                 return err(fname, "token '" + std::string(tok) +
@@ -366,18 +488,73 @@ std::optional<std::string> Position::set(std::string_view fen, const Rules& rule
         phase = Phase::Play;
     else
         return err("phase", "must be place, heart or play, not '" + std::string(fields[5]) + "'");
+    if (phase == Phase::Heart && rules.reflective)
+        return err("phase", "Reflective has no heart phase (SPEC 21)");
     auto half = parse_int(fields[6], 0, 1000000);
     if (!half) return err("halfmove", "must be a whole number 0..1000000");
     auto full = parse_int(fields[7], 1, 1000000);
     if (!full) return err("fullmove", "must be a whole number 1..1000000");
 
+    // Optional fields (SPEC 10): clouds, ablated, courier; each at most once.
+    std::vector<Cell> ablated;
+    bool have_clouds = false, have_ablated = false, have_courier = false;
+    for (std::size_t i = 8; i < fields.size(); ++i) {
+        const auto tok = fields[i];
+        const auto eq = tok.find('=');
+        if (eq == std::string_view::npos || eq == 0)
+            return err("position string",
+                       "optional field '" + std::string(tok.substr(0, 40)) + "' is not key=value");
+        const std::string key(tok.substr(0, eq));
+        const auto value = tok.substr(eq + 1);
+        bool* seen = key == "clouds"    ? &have_clouds
+                     : key == "ablated" ? &have_ablated
+                     : key == "courier" ? &have_courier
+                                        : nullptr;
+        if (!seen)
+            return err("position string", "unknown optional field '" + key.substr(0, 40) +
+                                              "' (known: clouds, ablated, courier)");
+        if (*seen) return err(key.c_str(), "given twice");
+        *seen = true;
+        if (value.empty()) return err(key.c_str(), "empty value");
+        for (auto item : split(value, ',')) {
+            if (key == "courier") {
+                Colour c = NO_COLOUR;
+                for (int k = 0; k < *players; ++k)
+                    if (item.size() > 2 && item[0] == kColourChar[k] && item[1] == ':')
+                        c = Colour(k);
+                auto sq = c == NO_COLOUR ? std::nullopt : geo::parse_cell(item.substr(2));
+                if (!sq)
+                    return err("courier", "'" + std::string(item.substr(0, 40)) +
+                                              "' is not <colour>:<cell> (e.g. g:i89)");
+                if (s.courier[c] != NO_CELL)
+                    return err("courier", std::string("names colour ") + kColourChar[c] + " twice");
+                s.courier[c] = *sq;
+                continue;
+            }
+            auto sq = geo::parse_cell(item);
+            if (!sq)
+                return err(key.c_str(), "no such cell '" + std::string(item.substr(0, 40)) + "'");
+            if (key == "clouds") {
+                if (test(p.clouds_, *sq))
+                    return err("clouds", "names " + geo::cell_name(*sq) + " twice");
+                p.clouds_ |= bit(*sq);
+            } else {
+                if (test(s.ablated, *sq))
+                    return err("ablated", "names " + geo::cell_name(*sq) + " twice");
+                s.ablated |= bit(*sq);
+                ablated.push_back(*sq);
+            }
+        }
+    }
+
     // Who is out: in play, a colour with no heart (SPEC 10); black always in 2-player games.
     std::uint8_t out = *players == 3 ? 0 : std::uint8_t(1 << BLACK);
-    for (int c = 0; c < *players; ++c) {
+    for (int c = 0; c < *players && !rules.reflective; ++c) {
         if (phase == Phase::Play && s.heart[c] == NO_CELL) {
             // Three players: the capturer took the army. Two players: the game is over and
-            // the loser's men may stay (docs/rules.md).
-            if (s.by_colour[c] && *players == 3)
+            // the loser's men may stay (docs/rules.md). RelationDilemma: a finished game,
+            // men stay (SPEC 15).
+            if (s.by_colour[c] && *players == 3 && !rules.relation_dilemma)
                 return err(kColourField[c],
                            "has men but no heart (a player without a heart "
                            "is out and has none)");
@@ -386,15 +563,26 @@ std::optional<std::string> Position::set(std::string_view fen, const Rules& rule
     }
     if ((out >> to_move) & 1) return err("to-move", "the player to move is out");
     int outs = 0;  // armies that changed hands (three players only, SPEC 10)
-    for (int c = 0; c < *players && *players == 3; ++c) outs += (out >> c) & 1;
+    for (int c = 0; c < *players && *players == 3 && !rules.relation_dilemma; ++c)
+        outs += (out >> c) & 1;
 
-    // Counts against the sets.
-    for (int c = 0; c < kColours; ++c)
-        for (int t = 0; t < kPieceTypes; ++t)
+    // Counts against the sets: each colour, and all colours together (SPEC 10).
+    const int sets = rules.reflective ? 1 : *players;
+    for (int t = 0; t < kPieceTypes; ++t) {
+        int total = 0;
+        for (int c = 0; c < kColours; ++c) {
+            total += count[c][t];
             if (count[c][t] > kSetCount[t] * (1 + outs))
                 return err(kColourField[c], "has " + std::to_string(count[c][t]) + " " +
                                                 kPieceChar[t] + ", more than its set allows (" +
                                                 std::to_string(kSetCount[t] * (1 + outs)) + ")");
+        }
+        if (total > kSetCount[t] * sets)
+            return err("position string", "all colours together hold " + std::to_string(total) +
+                                              " " + kPieceChar[t] +
+                                              ", more than one set per player allows (" +
+                                              std::to_string(kSetCount[t] * sets) + ")");
+    }
 
     // Hearts share a cell only with a carrier of their own colour.
     for (int c = 0; c < kColours; ++c) {
@@ -412,41 +600,86 @@ std::optional<std::string> Position::set(std::string_view fen, const Rules& rule
                 return err(kColourField[o],
                            "cell " + geo::cell_name(s.heart[o]) + " holds two hearts");
 
-    // Walls and zones (SPEC 5).
+    // Walls and zones (SPEC 5; BlockaderTraps 23.2; Reflective 21: every man is an enemy).
+    const Bitboard all = s.by_colour[0] | s.by_colour[1] | s.by_colour[2];
     Bitboard all_zones = 0;
     for (int c = 0; c < kColours; ++c) {
         Bitboard z = geo::neighbours_of(s.pieces[c][WALL]);
-        Bitboard opp = (s.by_colour[0] | s.by_colour[1] | s.by_colour[2]) & ~s.by_colour[c];
-        if (z & opp)
-            return err(kColourField[c],
-                       "a wall's zone holds an opposing piece on " + geo::cell_name(lsb(z & opp)));
+        Bitboard held = all & ~s.by_colour[c];
+        if (rules.reflective || (rules.blockader_traps && phase != Phase::Play)) held = all;
+        if (rules.blockader_traps && phase == Phase::Play) held = 0;
+        if (z & held)
+            return err(kColourField[c], std::string("a wall's zone holds ") +
+                                            (rules.reflective ? "a man" : "an opposing piece") +
+                                            " on " + geo::cell_name(lsb(z & held)));
         for (int o = 0; o < kColours; ++o)
             if (o != c && (z & geo::neighbours_of(s.pieces[o][WALL])))
                 return err(kColourField[c], "a wall's zone meets an opposing wall's zone");
         all_zones |= z;
     }
-    for (int c = 0; c < kColours; ++c)
+    for (int c = 0; c < kColours; ++c) {
         if (s.heart[c] != NO_CELL && test(all_zones, s.heart[c]))
             return err(kColourField[c],
                        "heart on " + geo::cell_name(s.heart[c]) + " stands in a wall's zone");
+        if (s.heart[c] != NO_CELL && test(p.clouds_, s.heart[c]))
+            return err(kColourField[c],
+                       "heart on " + geo::cell_name(s.heart[c]) + " stands on a clouded cell");
+    }
 
-    // Phase-specific rules.
+    // Phase-specific rules (SPEC 6, 10; HeartFirst 20; Reflective 21).
     std::array<int, kColours> placed{};
     for (int c = 0; c < kColours; ++c) placed[c] = popcount(s.by_colour[c]);
-    if (phase == Phase::Place) {
+    auto setup_cells = [&](Colour c) {
+        Bitboard setup = geo::region(c);
+        if (rules.forward_placement) setup |= geo::adjacent_separators(c);
+        return setup;
+    };
+    auto heart_on_carrier = [&](int c) {
+        return s.heart[c] != NO_CELL && s.board[s.heart[c]] != kNoMan;
+    };
+    if (phase != Phase::Play) {
+        for (int c = 0; c < *players; ++c)
+            if (s.by_colour[c] & ~setup_cells(Colour(c)))
+                return err(kColourField[c],
+                           "piece on " +
+                               geo::cell_name(lsb(s.by_colour[c] & ~setup_cells(Colour(c)))) +
+                               " is outside its setup cells");
+    }
+    if (phase == Phase::Place && rules.reflective) {
+        const int n = placed[GREEN];
+        if (to_move != (n % 2 ? BLUE : GREEN))
+            return err("to-move", std::to_string(n) + " men placed: " + (n % 2 ? "b" : "g") +
+                                      " places next under Reflective");
+        if (n >= 1 && !heart_on_carrier(GREEN))
+            return err("green", "the heart must stand on a carrier once a man is placed");
+        if (n == 0 && s.heart[GREEN] != NO_CELL) return err("green", "a heart with no men placed");
+    } else if (phase != Phase::Play) {
+        // Whose turn it is follows from the counts (SPEC 6.1; RH V11 when alternating; with
+        // HeartFirst each player before the one to move has placed its heart too).
+        const bool heart_phase = phase == Phase::Heart;
         for (int c = 0; c < *players; ++c) {
-            if (s.heart[c] != NO_CELL)
-                return err(kColourField[c], "a heart is on the board in the place phase");
-            Bitboard setup = geo::region(Colour(c));
-            if (rules.forward_placement) setup |= geo::adjacent_separators(Colour(c));
-            if (s.by_colour[c] & ~setup)
-                return err(kColourField[c], "piece on " +
-                                                geo::cell_name(lsb(s.by_colour[c] & ~setup)) +
-                                                " is outside its setup cells");
+            const bool should_have_heart = (heart_phase || rules.heart_first) && c < to_move;
+            if (s.heart[c] != NO_CELL && !should_have_heart)
+                return err(kColourField[c], phase == Phase::Place && !rules.heart_first
+                                                ? "a heart is on the board in the place phase"
+                                                : "its heart is placed before its turn");
+            if (should_have_heart) {
+                if (s.heart[c] == NO_CELL)
+                    return err(kColourField[c], "its heart should be placed already");
+                if (!heart_on_carrier(c))
+                    return err(kColourField[c], "heart is not on one of its carriers");
+            }
         }
-        // Whose turn it is follows from the counts (SPEC 6.1; RH V11 when alternating).
         bool ok = true;
-        if (rules.alternating_placement) {
+        if (heart_phase && !rules.heart_first) {
+            for (int c = 0; c < *players; ++c)
+                if (placed[c] != kSetSize)
+                    return err(kColourField[c], "setup unfinished in the heart phase (" +
+                                                    std::to_string(placed[c]) + " of 9 pieces)");
+        } else if (heart_phase) {  // HeartFirst: the player to move has just finished
+            for (int c = 0; c < *players; ++c)
+                ok = ok && placed[c] == (c <= to_move ? kSetSize : 0);
+        } else if (rules.alternating_placement) {
             int n = placed[to_move];
             for (int c = 0; c < *players; ++c) ok = ok && placed[c] == (c < to_move ? n + 1 : n);
             ok = ok && n < kSetSize;
@@ -460,19 +693,44 @@ std::optional<std::string> Position::set(std::string_view fen, const Rules& rule
             return err("to-move",
                        "the numbers of pieces placed do not fit "
                        "the placement order with " +
-                           std::string(1, kColourChar[to_move]) + " to place");
-    } else if (phase == Phase::Heart) {
-        for (int c = 0; c < *players; ++c) {
-            if (placed[c] != kSetSize)
-                return err(kColourField[c], "setup unfinished in the heart phase (" +
-                                                std::to_string(placed[c]) + " of 9 pieces)");
-            bool should = c < to_move;
-            if ((s.heart[c] != NO_CELL) != should)
-                return err(kColourField[c], should ? "its heart should be placed already"
-                                                   : "its heart is placed before its turn");
-            if (should && !is_carrier(man_type(s.board[s.heart[c]])))
-                return err(kColourField[c], "heart is not on one of its carriers");
+                           std::string(1, kColourChar[to_move]) + " to move");
+    }
+
+    // Ablated cells (SPEC 10, 17).
+    if (have_ablated) {
+        if (phase != Phase::Play) return err("ablated", "given outside the play phase");
+        if (rules.ablative == 0) return err("ablated", "given with Ablative 0 (off)");
+        if (rules.ablative > 0 && int(ablated.size()) > rules.ablative)
+            return err("ablated", std::to_string(ablated.size()) + " cells, more than Ablative " +
+                                      std::to_string(rules.ablative));
+        if (s.ablated & all)
+            return err("ablated",
+                       "a piece stands on ablated cell " + geo::cell_name(lsb(s.ablated & all)));
+    }
+
+    // Couriers (SPEC 10, 23.1).
+    if (have_courier && !rules.courier)
+        return err("courier",
+                   rules.reflective ? "given under Reflective" : "given with Courier off");
+    for (int c = 0; c < kColours; ++c) {
+        const Cell k = s.courier[c];
+        if (k != NO_CELL) {
+            if (s.board[k] == kNoMan || man_colour(s.board[k]) != c ||
+                !is_carrier(man_type(s.board[k])))
+                return err("courier", std::string("cell ") + geo::cell_name(k) +
+                                          " holds no carrier of colour " + kColourChar[c]);
+            if (s.heart[c] == NO_CELL)
+                return err("courier",
+                           std::string("colour ") + kColourChar[c] + " has no heart on the board");
         }
+        if (!rules.courier || s.heart[c] == NO_CELL) continue;
+        if (heart_on_carrier(c) && k != s.heart[c])
+            return err("courier", std::string("the heart of ") + kColourChar[c] + " on " +
+                                      geo::cell_name(s.heart[c]) +
+                                      " is carried by a carrier that is not its courier");
+        if (phase != Phase::Play && k != s.heart[c])
+            return err("courier", std::string("colour ") + kColourChar[c] +
+                                      " has its heart placed but no courier entry on its cell");
     }
 
     s.to_move = to_move;
@@ -480,7 +738,10 @@ std::optional<std::string> Position::set(std::string_view fen, const Rules& rule
     s.out = out;
     s.halfmove = *half;
     s.fullmove = *full;
+    s.abl_end = std::uint16_t(ablated.size());
+    p.abl_seq_ = ablated;
     p.stack_.back() = s;
+    p.stack_.back().abl_key = p.ablation_key(s);
     p.stack_.back().key = p.compute_key();
     *this = std::move(p);
     return std::nullopt;
@@ -490,15 +751,17 @@ std::string Position::fen() const {
     const State& s = state();
     std::ostringstream o;
     o << players_;
+    auto names = [](Bitboard b) {
+        std::vector<std::string> cells;
+        for_each_cell(b, [&](Cell sq) { cells.push_back(geo::cell_name(sq)); });
+        std::sort(cells.begin(), cells.end());
+        return cells;
+    };
     for (int c = 0; c < kColours; ++c) {
         std::vector<std::string> toks;
         if (s.heart[c] != NO_CELL) toks.push_back("H" + geo::cell_name(s.heart[c]));
-        for (int t = 0; t < kPieceTypes; ++t) {
-            std::vector<std::string> cells;
-            for_each_cell(s.pieces[c][t], [&](Cell sq) { cells.push_back(geo::cell_name(sq)); });
-            std::sort(cells.begin(), cells.end());
-            for (auto& n : cells) toks.push_back(kPieceChar[t] + n);
-        }
+        for (int t = 0; t < kPieceTypes; ++t)
+            for (auto& n : names(s.pieces[c][t])) toks.push_back(kPieceChar[t] + n);
         o << ' ';
         if (toks.empty()) o << '-';
         for (std::size_t i = 0; i < toks.size(); ++i) o << (i ? "," : "") << toks[i];
@@ -507,6 +770,23 @@ std::string Position::fen() const {
                         : s.phase == Phase::Heart ? "heart"
                                                   : "play";
     o << ' ' << kColourChar[s.to_move] << ' ' << phase << ' ' << s.halfmove << ' ' << s.fullmove;
+    // Optional fields, in the order of SPEC 10, only when not empty.
+    if (clouds_) {
+        auto cells = names(clouds_);
+        o << " clouds=";
+        for (std::size_t i = 0; i < cells.size(); ++i) o << (i ? "," : "") << cells[i];
+    }
+    if (auto list = ablated_list(); !list.empty()) {
+        o << " ablated=";
+        for (std::size_t i = 0; i < list.size(); ++i)
+            o << (i ? "," : "") << geo::cell_name(list[i]);
+    }
+    bool first = true;
+    for (int c = 0; c < kColours; ++c) {
+        if (s.courier[c] == NO_CELL) continue;
+        o << (first ? " courier=" : ",") << kColourChar[c] << ':' << geo::cell_name(s.courier[c]);
+        first = false;
+    }
     return o.str();
 }
 

@@ -6,7 +6,12 @@
 // do_move/undo_move work by copy-make: each ply pushes a copy of the small State, so undo
 // is a pop and the stack doubles as the key history for repetition (SPEC 7).
 //
-// Sources: SPEC 1-7 (rules), 10 (position string); RH 3.1, 5.1, 6.9; Laws of KZ 5.1.2.
+// The variants of SPEC 15-23 live here as data read from Rules: clouded cells (a field of the
+// position, fixed for a game), the ablated list (SPEC 17), each colour's courier (SPEC 23.1),
+// and the tables that say when the game is over (SPEC 12) and who captures whom (SPEC 15).
+//
+// Sources: SPEC 1-7 (rules), 10 (position string), 12 (game end), 15-23 (variants); RH 3.1,
+// 5.1, 6.9; Laws of KZ 5.1.2.
 #pragma once
 
 #include <array>
@@ -54,6 +59,14 @@ class Position {
         int fullmove = 1;      ///< SPEC 10
         std::uint64_t key = 0;
         Move last_move;  ///< the move that led here (Move() at the root)
+        /// Each colour's courier cell (SPEC 23.1), NO_CELL when it has none.
+        std::array<Cell, kColours> courier{NO_CELL, NO_CELL, NO_CELL};
+        /// The ablated cells as a set (SPEC 17); their order is ablated_list().
+        Bitboard ablated = 0;
+        /// Length of the ablation sequence this state sees (see ablated_list()).
+        std::uint16_t abl_end = 0;
+        /// The ablated list's share of `key` (order included).
+        std::uint64_t abl_key = 0;
     };
 
     /// The empty start position for `players` (2 or 3) under `rules` (SPEC 10).
@@ -65,14 +78,13 @@ class Position {
     std::optional<std::string> set(std::string_view fen, const Rules& rules);
 
     /// The position string of SPEC 10 (canonical order: heart first, then Q R B N P W each
-    /// by cell name).
+    /// by cell name), with the optional fields `clouds`, `ablated`, `courier` when not empty.
     std::string fen() const;
 
     // --- queries ------------------------------------------------------------------------
     int players() const { return players_; }
+    /// The rules in force in this game: Rules::effective(players()) of those given.
     const Rules& rules() const { return rules_; }
-    /// Changes the rule options (the men stay). Caller must re-validate if it matters.
-    void set_rules(const Rules& r) { rules_ = r; }
     const State& state() const { return stack_.back(); }
     Colour to_move() const { return state().to_move; }
     Phase phase() const { return state().phase; }
@@ -110,16 +122,70 @@ class Position {
     /// How many pieces colour c has placed or holds.
     int piece_count(Colour c) const { return popcount(pieces(c)); }
 
-    /// True if the game is over: in play with at most one heart left (SPEC 7, 12).
-    bool game_over() const { return phase() == Phase::Play && hearts_on_board() <= 1; }
+    /// True if the game is over (SPEC 12): in play with one heart left (none under
+    /// Reflective, fewer than three under RelationDilemma), or with the heart of the player
+    /// to move crowned (KaggasCrown). Draws are not included.
+    bool game_over() const {
+        if (phase() != Phase::Play) return false;
+        if (hearts_on_board() <= end_hearts_) return true;
+        const Cell h = heart(army(to_move()));
+        return crown_ && h != NO_CELL && test(crown_, h);
+    }
+    /// The player who won the finished game (game_over() true): the owner of the last heart,
+    /// the capturer (RelationDilemma, Reflective), or the owner of a crowned heart (SPEC 7,
+    /// 15, 18, 21). NO_COLOUR if it cannot be told.
+    Colour winner() const;
+    /// True when the player to move having no legal move (or its flag falling) ends the whole
+    /// game rather than removing that player: two players in, or RelationDilemma (SPEC 7, 15).
+    bool removal_ends_game() const { return players_in() <= 2 || rules_.relation_dilemma; }
+    /// Who wins when `loser` has no legal move and removal_ends_game(): the other player, or
+    /// under RelationDilemma the one allowed to capture `loser` (SPEC 15 Decision).
+    Colour winner_over(Colour loser) const;
+    /// The colour whose men `c` may not capture (RelationDilemma, SPEC 15), or NO_COLOUR.
+    Colour spared(Colour c) const { return spared_[c]; }
+    /// The colour whose men c moves and places: GREEN for both players under Reflective
+    /// (one shared army, SPEC 21), c otherwise.
+    Colour army(Colour c) const { return rules_.reflective ? GREEN : c; }
     /// True if the current position occurred `times` times in all (this one included) with
     /// the same player to move (SPEC 7: three for the draw). Looks back only to the last
     /// capture or phase change.
     bool is_repetition(int times = 3) const;
-    /// True if 50 moves by every player still in passed with no capture (SPEC 7).
-    bool fifty_move_draw() const {
-        return phase() == Phase::Play && halfmove() >= 50 * players_in();
+    /// True if the draw rule in force (SPEC 7, 22) counts a repetition: is_repetition(times)
+    /// under DrawRule standard, never otherwise.
+    bool repetition_draw(int times = 3) const {
+        return rules_.draw_rule == DrawRule::Standard && is_repetition(times);
     }
+    /// True if the move-count draw of the rule in force is reached: 50 (standard) or 20
+    /// (italian) moves by every player still in with no capture; never under DrawRule none.
+    bool move_count_draw() const {
+        return phase() == Phase::Play && draw_moves_ > 0 &&
+               halfmove() >= draw_moves_ * players_in();
+    }
+    /// The colour whose heart the play move m (legal here) captures, or NO_COLOUR: a move
+    /// ending on an opposing heart, or under Reflective on the heart at all (SPEC 4, 21). A
+    /// carrier ending on its own lone heart picks it up instead.
+    Colour heart_victim(Move m) const {
+        if (m.kind() != Move::Normal) return NO_COLOUR;
+        const Colour mover = army(to_move());
+        for (int c = 0; c < kColours; ++c)
+            if (heart(Colour(c)) == m.to() && (c != mover || rules_.reflective)) return Colour(c);
+        return NO_COLOUR;
+    }
+    /// True if the play move m (legal here) captures a piece or a heart.
+    bool is_capture(Move m) const {
+        return m.kind() == Move::Normal &&
+               (man_on(m.to()) != kNoMan || heart_victim(m) != NO_COLOUR);
+    }
+    /// The clouded cells (SPEC 16): fixed for the game.
+    Bitboard clouds() const { return clouds_; }
+    /// The ablated cells as a set (SPEC 17).
+    Bitboard ablated() const { return state().ablated; }
+    /// The ablated cells, oldest first (SPEC 17).
+    std::vector<Cell> ablated_list() const;
+    /// Colour c's courier cell (SPEC 23.1), NO_CELL if none.
+    Cell courier(Colour c) const { return state().courier[c]; }
+    /// The goal cells of KaggasCrown (SPEC 18); empty when the option is off.
+    Bitboard crown_cells() const { return crown_; }
     /// Plies played from the root of the history.
     int ply() const { return int(stack_.size()) - 1; }
 
@@ -152,18 +218,35 @@ class Position {
     void remove(State& s, Cell sq);
     void pass_turn(State& s, Colour mover);
     void capture_heart(State& s, Colour us, Colour victim);
+    void set_courier(State& s, Colour c, Cell sq);
+    void ablate(State& s, Cell sq);
+    std::uint64_t ablation_key(const State& s) const;
+    /// Reads the rule-derived tables (end_hearts_, crown_, spared_, draw_moves_) off rules_.
+    void derive_tables();
 
     int players_ = 2;
     Rules rules_;
     std::vector<State> stack_;
+    Bitboard clouds_ = 0;
+    /// The ablation sequence: the cells of the ablated list at the root, then every cell a
+    /// move left; a state's list is the last min(N, length) entries up to its abl_end.
+    std::vector<Cell> abl_seq_;
+    int end_hearts_ = 1;
+    Bitboard crown_ = 0;
+    std::array<Colour, kColours> spared_{NO_COLOUR, NO_COLOUR, NO_COLOUR};
+    int draw_moves_ = 50;
 };
 
-/// Zobrist random numbers (fixed seed): pieces, hearts, player to move, phase.
+/// Zobrist random numbers (fixed seed): pieces, hearts, player to move, phase, clouds,
+/// couriers, and the cells of the ablated list (mixed with their order).
 namespace zobrist {
 std::uint64_t piece(Colour c, PieceType t, Cell sq);
 std::uint64_t heart(Colour c, Cell sq);
 std::uint64_t to_move(Colour c);
 std::uint64_t phase(Phase p);
+std::uint64_t cloud(Cell sq);
+std::uint64_t courier(Colour c, Cell sq);
+std::uint64_t ablated(Cell sq);
 }  // namespace zobrist
 
 }  // namespace klinzha

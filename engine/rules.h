@@ -1,18 +1,29 @@
 // engine/rules.h: the rule options of SPEC section 8 as one value that move generation reads.
 //
 // Every rule choice lives here (rules as data); no other code hides a rule in an `if` of
-// its own. Defaults are the Romulan Heart 2008 rules (SPEC 8).
+// its own. Defaults are the Romulan Heart 2008 rules (SPEC 8). One table, kRuleOptions,
+// names each option once with its type and range: the protocol's option list, `Name=value`
+// command-line words and the presets all read it.
+//
+// Sources: SPEC 8 (options and presets), 14 (how they combine), 15-23 (each variant).
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace klinzha {
 
+/// KaggasCrown (SPEC 18): which cells crown a heart.
+enum class Crown : std::uint8_t { Off = 0, Region = 1, Apex = 2 };
+/// DrawRule (SPEC 22).
+enum class DrawRule : std::uint8_t { Standard = 0, None = 1, Italian = 2 };
+
 struct Rules {
     /// In play, a move is illegal if after it an opponent could capture the mover's heart
-    /// (a move that wins the game stays legal). Loyd 1989 / RH V2, Agonizer, Italian rules 5.
+    /// (a move after which the game is over stays legal). SPEC 8, 14; RH V2, Agonizer.
     bool goal_safety = false;
     /// Pawns move 1 or 2 steps along any path. RH V9, Laws 13.2.
     bool power_vanguard = false;
@@ -22,24 +33,82 @@ struct Rules {
     bool forward_placement = false;
     /// Players place one piece each in turn (g, b, k, g, ...), hearts last. RH V11, Laws 13.1.
     bool alternating_placement = false;
+    /// Three players: each colour captures only the next one; the first heart capture ends
+    /// the game. SPEC 15, RH V1.
+    bool relation_dilemma = false;
+    /// 0 off; N >= 1: the cell a piece leaves is ablated, at most N at a time; -1 unlimited.
+    /// SPEC 17, RH V5, Laws 13.6.
+    int ablative = 0;
+    /// Two players: a heart carried onto the goal cells must be captured at once. SPEC 18.
+    Crown kaggas_crown = Crown::Off;
+    /// No man may be placed where an enemy fencer could never reach it. SPEC 19, Laws 13.8.
+    bool honor_in_setup = false;
+    /// Each player places its heart right after its own pieces. SPEC 20, RH V10, Laws 13.5.
+    bool heart_first = false;
+    /// Two players share one army and one heart. SPEC 21, RH V6, Laws 13.7.
+    bool reflective = false;
+    /// Which draws exist. SPEC 22.
+    DrawRule draw_rule = DrawRule::Standard;
+    /// Only the carrier the heart was placed on may carry it. SPEC 23.1.
+    bool courier = false;
+    /// A wall may end next to men of any colour, which are then held. SPEC 23.2.
+    bool blockader_traps = false;
+    /// The heart crosses its own wall's zone only when it is attacked. SPEC 23.3.
+    bool goal_crosses_zone_if_threatened = false;
+    /// A wall takes a lone heart only as its owner's last piece. SPEC 23.4.
+    bool blockader_takes_goal_last = false;
 
     bool operator==(const Rules&) const = default;
 
-    /// Sets the option `name` (SPEC 8 spelling, case-insensitive) from "true"/"false".
-    /// Returns an error message, or nullopt on success (then *this is changed).
+    /// Sets the option `name` (SPEC 8 spelling, case-insensitive) from its value: "true" or
+    /// "false" for checks, a whole number for `Ablative`, a choice for the combos; also
+    /// `UCI_Variant`, which applies a preset. Returns an error message, or nullopt on success
+    /// (then *this is changed; on error it is not).
     std::optional<std::string> set(std::string_view name, std::string_view value);
 
-    /// The options as `Name=value` words separated by spaces, every option listed.
+    /// The options as `Name=value` words separated by spaces, every option listed, in SPEC 8
+    /// order. Reading them back with set() gives *this.
     std::string to_string() const;
 
-    /// The preset named by UCI_Variant (SPEC 8): "romulan-heart" or "klin-zha-open".
-    /// Returns nullopt for an unknown name.
+    /// The value of option `name` as set() takes it ("true", "6", "region"), or nullopt
+    /// for an unknown name.
+    std::optional<std::string> get(std::string_view name) const;
+
+    /// The preset named by UCI_Variant (SPEC 8): every option set, those the preset names to
+    /// its values and all others to their defaults. nullopt for an unknown name.
     static std::optional<Rules> preset(std::string_view name);
+
+    /// The rules as they act in a game of `players` (2 or 3): options that need the other
+    /// number of players, or that Reflective leaves without effect, are turned off (SPEC 14,
+    /// 18, 21). Position uses this value for everything it decides.
+    Rules effective(int players) const;
+
+    /// The number of players an option set needs: 2 (KaggasCrown, Reflective), 3
+    /// (RelationDilemma), or 0 when both sizes work. Tools that start games refuse a pairing
+    /// whose size differs (SPEC 14).
+    int required_players() const;
+
+    /// The name of the preset these rules equal, or "" if they equal none.
+    std::string variant_name() const;
 };
 
-/// The names of the boolean rule options of SPEC 8, in SPEC order.
-inline constexpr const char* kRuleOptionNames[] = {"GoalSafety", "PowerVanguard", "FlierJumpsWalls",
-                                                   "ForwardPlacement", "AlternatingPlacement"};
+/// One rule option of SPEC 8 as the protocol declares it.
+struct RuleOption {
+    enum class Type : std::uint8_t { Check, Spin, Combo };
+    const char* name;                    ///< SPEC 8 spelling
+    Type type;                           ///< UCI option type
+    const char* fallback;                ///< default value as text
+    int min, max;                        ///< Spin range
+    std::array<const char*, 3> choices;  ///< Combo choices (unused slots nullptr)
+    const char* help;                    ///< one line for `--help` and docs
+};
+
+/// Every rule option of SPEC 8, in SPEC order.
+extern const std::array<RuleOption, 16> kRuleOptions;
+
+/// The names of the presets of UCI_Variant (SPEC 8), the default first.
+inline constexpr std::array<const char*, 4> kVariantNames = {
+    "romulan-heart", "klin-zha-open", "klin-zha-italian", "klin-zha-reflective"};
 
 /// Case-insensitive equality of ASCII strings.
 bool iequals(std::string_view a, std::string_view b);

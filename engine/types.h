@@ -51,7 +51,8 @@ inline constexpr Cell NO_CELL = 0xFF;
 ///   bits 7-13 : origin cell (from), play moves only
 ///   bits 14-16: kind (see Kind)
 ///   bits 17-19: piece type, placements only
-///   bit  20   : the carrier takes its heart along (play moves from the own heart's cell)
+///   bit  20   : the carrier takes its heart along (play moves from the own heart's cell), or
+///               the placed carrier brings the heart (Reflective's first placement, SPEC 21)
 /// Move() (all zero) is "no move"; Move::null() is the null move `0000` of SPEC 9.
 class Move {
   public:
@@ -61,8 +62,8 @@ class Move {
     static constexpr Move normal(Cell from, Cell to, bool carry = false) {
         return Move(to | (std::uint32_t(from) << 7) | (Normal << 14) | (carry ? 1u << 20 : 0));
     }
-    static constexpr Move place(PieceType t, Cell to) {
-        return Move(to | (Place << 14) | (std::uint32_t(t) << 17));
+    static constexpr Move place(PieceType t, Cell to, bool with_heart = false) {
+        return Move(to | (Place << 14) | (std::uint32_t(t) << 17) | (with_heart ? 1u << 20 : 0));
     }
     static constexpr Move place_heart(Cell to) { return Move(to | (PlaceHeart << 14)); }
     static constexpr Move null() { return Move(Null << 14); }

@@ -210,10 +210,7 @@ class Worker {
 
     bool heart_in_danger() const {
         if (pos_.phase() != Phase::Play) return false;
-        Colour us = pos_.to_move();
-        for (int c = 0; c < kColours; ++c)
-            if (c != us && pos_.is_in(Colour(c)) && attacks_heart(pos_, Colour(c), us)) return true;
-        return false;
+        return heart_attacked(pos_, pos_.army(pos_.to_move()));
     }
 
     int static_eval() {
@@ -225,13 +222,7 @@ class Worker {
         return v;
     }
 
-    bool is_capture(Move m) const {
-        if (m.kind() != Move::Normal) return false;
-        if (pos_.man_on(m.to()) != kNoMan) return true;
-        for (int c = 0; c < kColours; ++c)
-            if (c != pos_.to_move() && pos_.heart(Colour(c)) == m.to()) return true;
-        return false;
-    }
+    bool is_capture(Move m) const { return pos_.is_capture(m); }
 
     /// Terminal positions: the game decided or drawn (SPEC 7). Returns true and sets v.
     bool terminal(int ply, int& v) const {
@@ -242,13 +233,11 @@ class Worker {
             return true;
         }
         if (pos_.game_over()) {
-            Colour winner = NO_COLOUR;
-            for (int c = 0; c < kColours; ++c)
-                if (pos_.heart(Colour(c)) != NO_CELL) winner = Colour(c);
+            const Colour winner = pos_.winner();
             v = winner != NO_COLOUR && team(winner) == team(stm) ? mate_in(ply) : mated_in(ply);
             return true;
         }
-        if (ply > 0 && (pos_.fifty_move_draw() || pos_.is_repetition(2))) {
+        if (ply > 0 && (pos_.move_count_draw() || pos_.repetition_draw(2))) {
             v = 0;
             return true;
         }
@@ -258,8 +247,12 @@ class Worker {
     /// The player to move has no legal move (SPEC 7): two players, a loss; three players,
     /// it drops out and the search goes on (the root player dropping out is its loss).
     int no_moves(int alpha, int beta, int depth, int ply) {
-        if (pos_.players() != 3 || pos_.to_move() == root_ || pos_.phase() != Phase::Play)
-            return mated_in(ply);
+        if (pos_.phase() != Phase::Play || pos_.removal_ends_game()) {
+            const Colour stm = pos_.to_move();
+            const Colour winner = pos_.players_in() <= 2 ? NO_COLOUR : pos_.winner_over(stm);
+            return winner != NO_COLOUR && team(winner) == team(stm) ? mate_in(ply) : mated_in(ply);
+        }
+        if (pos_.to_move() == root_) return mated_in(ply);
         const Colour mover = pos_.to_move();
         pos_.eliminate_to_move();
         int v;
@@ -276,8 +269,7 @@ class Worker {
         const Colour us = pos_.to_move();
         switch (m.kind()) {
             case Move::Normal: {
-                for (int c = 0; c < kColours; ++c)
-                    if (c != us && pos_.heart(Colour(c)) == m.to()) return 1 << 29;
+                if (pos_.heart_victim(m) != NO_COLOUR) return 1 << 29;
                 Man victim = pos_.man_on(m.to());
                 if (victim != kNoMan)
                     return (1 << 28) + eval::kPieceValue[man_type(victim)] * 16 -
@@ -550,9 +542,12 @@ class Worker {
 /// Why the game at root is over, or "" if it is not (SPEC 7, 13).
 std::string finished_reason(const Position& root, const MoveList& legal) {
     if (root.phase() == Phase::Play) {
-        if (root.game_over()) return "game over: one heart left";
-        if (root.fifty_move_draw()) return "game over: draw by the 50-moves-each rule";
-        if (root.is_repetition(3)) return "game over: draw by third repetition";
+        if (root.game_over())
+            return root.winner() == NO_COLOUR
+                       ? std::string("game over")
+                       : std::string("game over: ") + kColourChar[root.winner()] + " has won";
+        if (root.move_count_draw()) return "game over: draw by the move-count rule";
+        if (root.repetition_draw(3)) return "game over: draw by third repetition";
     }
     if (legal.size == 0)
         return std::string("no legal move for ") + kColourChar[root.to_move()] +

@@ -191,14 +191,14 @@ TEST_CASE("SPEC 7: the third repetition and 50 moves by every player") {
 
     auto q = make("2 Hi99,Pi99,Pe38 Hi11,Pi11,Pf15 - g play 98 60");
     play(q, "e38e48");
-    CHECK_FALSE(q.fifty_move_draw());
+    CHECK_FALSE(q.move_count_draw());
     play(q, "f15f14");
-    CHECK(q.fifty_move_draw());
+    CHECK(q.move_count_draw());
     auto r = make("3 Hi99,Pi99,Pe38 Hi11,Pi11,Pf15 Ha19,Pa19 g play 148 60");
     play(r, "e38e48");
-    CHECK_FALSE(r.fifty_move_draw());
+    CHECK_FALSE(r.move_count_draw());
     play(r, "f15f14");
-    CHECK(r.fifty_move_draw());  // 150 plies with three players
+    CHECK(r.move_count_draw());  // 150 plies with three players
 }
 
 TEST_CASE("GoalSafety: no move may leave the own heart open to capture; a win is always legal") {

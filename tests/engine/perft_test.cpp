@@ -1,5 +1,6 @@
-// tests/engine/perft_test.cpp: every row of the reference data (shared/perft/reference.epd,
-// copied to tests/data) at every listed depth, under its rule options (SPEC 8, 12).
+// tests/engine/perft_test.cpp: every row of the perft data files (shared/perft/reference.epd
+// and variants.epd, copied to tests/data) at every listed depth, under its rule options
+// (SPEC 8, 12, 14-23): one test per file.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -17,8 +18,8 @@ struct Row {
     std::vector<std::pair<int, std::uint64_t>> counts;
 };
 
-std::vector<Row> load() {
-    std::ifstream f(testutil::data("reference.epd"));
+std::vector<Row> load(const std::string& file) {
+    std::ifstream f(testutil::data(file));
     std::vector<Row> rows;
     std::string line;
     while (std::getline(f, line)) {
@@ -47,11 +48,8 @@ std::vector<Row> load() {
     }
     return rows;
 }
-}  // namespace
 
-TEST_CASE("perft agrees with every row of reference.epd") {
-    auto rows = load();
-    REQUIRE(rows.size() >= 30);
+void check_rows(const std::vector<Row>& rows) {
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const Row& r = rows[i];
         SUBCASE(("row " + std::to_string(i + 1)).c_str()) {
@@ -64,6 +62,19 @@ TEST_CASE("perft agrees with every row of reference.epd") {
             CHECK(p.fen() == testutil::make(r.fen, r.rules).fen());  // restored
         }
     }
+}
+}  // namespace
+
+TEST_CASE("perft agrees with every row of reference.epd") {
+    auto rows = load("reference.epd");
+    REQUIRE(rows.size() >= 30);
+    check_rows(rows);
+}
+
+TEST_CASE("perft agrees with every row of variants.epd") {
+    auto rows = load("variants.epd");
+    REQUIRE(rows.size() == 48);
+    check_rows(rows);
 }
 
 TEST_CASE("divide sums to perft and lists each legal move once") {

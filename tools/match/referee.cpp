@@ -186,7 +186,7 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
                 finish_draw("draw by third repetition");
                 break;
             }
-            if (pos.fifty_move_draw()) {
+            if (pos.move_count_draw()) {
                 finish_draw("draw by the 50-moves-each rule");
                 break;
             }
