@@ -2,6 +2,7 @@
 #include "notation.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "geometry.h"
 #include "movegen.h"
@@ -67,74 +68,209 @@ std::string columns(Cell c) {
 char row_letter(Cell c) {
     return geo::cell_name(c)[0];
 }
+/// The letter of a piece in records: none for a pawn (RH E4, E5).
+std::string letter(PieceType t) {
+    return t == PAWN ? std::string() : std::string(1, kPieceChar[t]);
+}
 
 }  // namespace
 
 std::string to_algebraic(const Position& pos, Move m) {
-    const Colour us = pos.to_move();
-    if (m.kind() == Move::Place) return kPieceChar[m.placed_type()] + geo::cell_name(m.to());
-    if (m.kind() == Move::PlaceHeart)
-        return std::string("H") + kPieceChar[man_type(pos.man_on(m.to()))] + geo::cell_name(m.to());
+    if (m.kind() == Move::Place)  // SPEC 11.1 setup: `Wh78`, a pawn `i77`; Reflective `HRi99`
+        return (m.carries_heart() ? "H" : "") + letter(m.placed_type()) + geo::cell_name(m.to());
+    if (m.kind() == Move::PlaceHeart)  // `HRi99`, on a pawn `Hi88` (E8)
+        return "H" + letter(man_type(pos.man_on(m.to()))) + geo::cell_name(m.to());
     if (m.kind() != Move::Normal) return move_to_string(m);
 
+    const Colour us = pos.to_move();
     const PieceType t = man_type(pos.man_on(m.from()));
-    bool capture = pos.man_on(m.to()) != kNoMan;
-    for (int c = 0; c < kColours; ++c)
-        if (c != us && pos.heart(Colour(c)) == m.to()) capture = true;
+    const bool capture = pos.is_capture(m);
+    const bool takes_heart = pos.heart_victim(m) != NO_COLOUR;
 
     std::string s;
     if (m.carries_heart()) s += 'H';
-    if (t != PAWN) s += kPieceChar[t];
-
-    // Disambiguation among like pieces reaching the same cell the same way (SPEC 11).
-    MoveList legal;
-    generate_legal(pos, legal);
-    std::vector<Cell> rivals;
-    for (Move o : legal)
-        if (o.kind() == Move::Normal && o.to() == m.to() && o.from() != m.from() &&
-            o.carries_heart() == m.carries_heart() && man_type(pos.man_on(o.from())) == t)
-            rivals.push_back(o.from());
-    if (!rivals.empty()) {
-        bool row_unique = std::none_of(rivals.begin(), rivals.end(), [&](Cell c) {
-            return row_letter(c) == row_letter(m.from());
-        });
-        bool cols_unique = std::none_of(rivals.begin(), rivals.end(),
-                                        [&](Cell c) { return columns(c) == columns(m.from()); });
-        if (row_unique)
-            s += row_letter(m.from());
-        else if (cols_unique)
-            s += columns(m.from());
-        else
+    s += letter(t);
+    if (!m.carries_heart()) {
+        // SPEC 11.1 departure (E10-E12): the candidates are the mover's pieces of the same
+        // kind with a legal move, not carrying the heart, to the same arrival cell.
+        MoveList legal;
+        generate_legal(pos, legal);
+        int candidates = 0;
+        bool row_shared = false, cols_shared = false;
+        for (Move o : legal) {
+            if (o.kind() != Move::Normal || o.to() != m.to() || o.carries_heart() ||
+                man_type(pos.man_on(o.from())) != t)
+                continue;
+            ++candidates;
+            if (o.from() == m.from()) continue;
+            row_shared |= row_letter(o.from()) == row_letter(m.from());
+            cols_shared |= columns(o.from()) == columns(m.from());
+        }
+        if (t == PAWN) {
+            if (candidates >= 2)
+                s += geo::cell_name(m.from());
+            else if (capture)
+                s += row_letter(m.from());
+        } else if (candidates == 2) {
+            s += !row_shared ? std::string(1, row_letter(m.from())) : columns(m.from());
+        } else if (candidates >= 3) {
             s += geo::cell_name(m.from());
+        }
     } else if (t == PAWN && capture) {
-        s += row_letter(m.from());  // a pawn capture names its departure row
+        s += row_letter(m.from());  // `Hdxe38`
     }
-    if (capture) s += 'x';
+    if (capture) s += takes_heart ? "xH" : "x";
     s += geo::cell_name(m.to());
 
+    // `+` when the mover then attacks an opposing heart (Reflective: the heart is attacked);
+    // never after a move that ends the game (E13).
     Position& after = const_cast<Position&>(pos);  // restored by undo_move below
     after.do_move(m);
     bool attacks = false;
-    if (!after.game_over())
-        for (int c = 0; c < kColours; ++c)
-            if (c != us && after.is_in(Colour(c)) && attacks_heart(after, us, Colour(c)))
-                attacks = true;
+    if (!after.game_over()) {
+        if (after.rules().reflective)
+            attacks = heart_attacked(after, GREEN);
+        else
+            for (int c = 0; c < kColours; ++c)
+                if (c != us && after.is_in(Colour(c)) && attacks_heart(after, us, Colour(c)))
+                    attacks = true;
+    }
     after.undo_move();
     if (attacks) s += '+';
     return s;
 }
 
-std::variant<Move, std::string> parse_algebraic(const Position& pos, std::string_view s) {
-    std::string want(s);
-    while (!want.empty() && (want.back() == '+' || want.back() == '#')) want.pop_back();
+namespace {
+
+/// A token of SPEC 11.2 split into its parts.
+struct Token {
+    bool heart = false;          ///< `H` (or `K`) first
+    PieceType piece = PAWN;      ///< the letter; none or `P`: a pawn
+    char dep_row = 0;            ///< departure row, if given
+    std::string dep_cols;        ///< departure column digits, if given (sorted)
+    bool capture = false;        ///< `x`
+    char captured = 0;           ///< the captured letter after `x`, if given (`H` for K too)
+    Cell to = NO_CELL;
+};
+
+bool is_row(char c) {
+    return c >= 'a' && c <= 'i';
+}
+bool is_digit(char c) {
+    return c >= '1' && c <= '9';
+}
+int piece_of(char c) {
+    auto it = std::find(kPieceChar.begin(), kPieceChar.end(), c == 'K' ? 'H' : c);
+    return it == kPieceChar.end() ? -1 : int(it - kPieceChar.begin());
+}
+
+/// Splits `[H] [letter] [departure] [x [captured]] cell [marks]` (SPEC 11.2). Returns an
+/// error message for a token that has not this form.
+std::optional<std::string> split_token(std::string_view s, Token& t) {
+    std::string w(s);
+    // Marks: any of + # ! ? and (=), in any order, at the end.
+    for (bool more = true; more;) {
+        more = false;
+        if (w.size() >= 3 && w.compare(w.size() - 3, 3, "(=)") == 0) {
+            w.resize(w.size() - 3);
+            more = true;
+        } else if (!w.empty() && std::string_view("+#!?").find(w.back()) != std::string_view::npos) {
+            w.pop_back();
+            more = true;
+        }
+    }
+    if (w.size() < 3) return "too short for a cell";
+    auto cell = geo::parse_cell(w.substr(w.size() - 3));
+    if (!cell || !is_row(w[w.size() - 3])) return "does not end in a cell (row a-i, two digits)";
+    t.to = *cell;
+    std::string_view p(w.data(), w.size() - 3);
+    std::size_t i = 0;
+    if (i < p.size() && (p[i] == 'H' || p[i] == 'K')) {
+        t.heart = true;
+        ++i;
+    }
+    if (i < p.size() && std::isupper(static_cast<unsigned char>(p[i]))) {
+        int k = piece_of(p[i]);
+        if (k < 0 || k == HEART) return std::string("unknown piece letter '") + p[i] + "'";
+        t.piece = PieceType(k);
+        ++i;
+    }
+    if (i < p.size() && is_row(p[i]) && p[i] != 'x') t.dep_row = p[i++];
+    if (i + 1 < p.size() + 1 && i < p.size() && is_digit(p[i])) {
+        if (i + 1 >= p.size() || !is_digit(p[i + 1])) return "a departure needs two column digits";
+        t.dep_cols = {std::min(p[i], p[i + 1]), std::max(p[i], p[i + 1])};
+        i += 2;
+    }
+    if (i < p.size() && p[i] == 'x') {
+        t.capture = true;
+        ++i;
+        if (i < p.size() && std::isupper(static_cast<unsigned char>(p[i]))) {
+            if (piece_of(p[i]) < 0) return std::string("unknown captured letter '") + p[i] + "'";
+            t.captured = p[i] == 'K' ? 'H' : p[i];
+            ++i;
+        }
+    }
+    if (i != p.size()) return "unexpected '" + std::string(p.substr(i)) + "'";
+    return std::nullopt;
+}
+
+/// Does token t name the legal move m of pos (SPEC 11.2)?
+bool names(const Position& pos, const Token& t, Move m) {
+    if (m.to() != t.to) return false;
+    switch (m.kind()) {
+        case Move::Place:
+            return t.heart == m.carries_heart() && t.piece == m.placed_type() && !t.capture &&
+                   !t.dep_row && t.dep_cols.empty();
+        case Move::PlaceHeart:
+            return t.heart && t.piece == man_type(pos.man_on(m.to())) && !t.capture &&
+                   !t.dep_row && t.dep_cols.empty();
+        case Move::Normal:
+            break;
+        default:
+            return false;
+    }
+    const Man mover = pos.man_on(m.from());
+    if (man_type(mover) != t.piece || m.carries_heart() != t.heart) return false;
+    if (t.capture != pos.is_capture(m)) return false;
+    if (t.captured) {
+        const Man victim = pos.man_on(m.to());
+        const bool takes_heart = pos.heart_victim(m) != NO_COLOUR;
+        bool ok = (t.captured == 'H' && takes_heart) ||
+                  (victim != kNoMan && t.captured == kPieceChar[man_type(victim)]);
+        if (!ok) return false;
+    }
+    const std::string from = geo::cell_name(m.from());
+    if (t.dep_row && t.dep_row != from[0]) return false;
+    if (!t.dep_cols.empty() && t.dep_cols != from.substr(1)) return false;
+    return true;
+}
+
+}  // namespace
+
+AlgebraicReading read_algebraic(const Position& pos, std::string_view s) {
+    AlgebraicReading r;
+    Token t;
+    if (auto err = split_token(s, t)) {
+        r.error = "'" + std::string(s.substr(0, 60)) + "': not algebraic notation (" + *err + ")";
+        return r;
+    }
     MoveList legal;
     generate_legal(pos, legal);
-    for (Move m : legal) {
-        std::string f = to_algebraic(pos, m);
-        while (!f.empty() && f.back() == '+') f.pop_back();
-        if (f == want) return m;
+    for (Move m : legal)
+        if (names(pos, t, m)) r.moves.push_back(m);
+    if (r.moves.empty()) {
+        r.error = "'" + std::string(s) + "': no legal move";
+    } else if (r.moves.size() > 1) {
+        r.error = "'" + std::string(s) + "': ambiguous, could be";
+        for (Move m : r.moves) r.error += " " + to_algebraic(pos, m);
     }
-    return "'" + std::string(s) + "': names no legal move here";
+    return r;
+}
+
+std::variant<Move, std::string> parse_algebraic(const Position& pos, std::string_view s) {
+    AlgebraicReading r = read_algebraic(pos, s);
+    if (r.moves.size() == 1) return r.moves.front();
+    return r.error;
 }
 
 std::string draw_board(const Position& pos) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "position.h"
 
@@ -19,14 +20,29 @@ std::string move_to_string(Move m);
 /// that it is legal in pos. Returns the move, or a message saying why not.
 std::variant<Move, std::string> parse_move(const Position& pos, std::string_view s);
 
-/// RH algebraic notation (SPEC 11) of the legal move m in pos: `Qd27`, `Qxd27`, `fxf26`,
-/// `HQd27`, `He38`, setup `Wh78` and heart `HRi99`, disambiguation by departure row,
-/// columns or cell, `+` when the move leaves an opposing heart attacked.
+/// RH algebraic notation (SPEC 11.1, canonical output) of the legal move m in pos: `Qd27`,
+/// `Qxd27`, `QxHd38`, `dxe38`, `HQd27`, `He38`, `Hdxe38`, departures `Neh35`, `N37h35`,
+/// `Ne37h35`, `e48e38`; setup `Wh78`, a pawn `i77`, the heart `HRi99` or on a pawn `Hi88`;
+/// `+` when the mover then attacks an opposing heart (Reflective: the heart is attacked).
+/// Errors: none (m must be legal in pos).
 std::string to_algebraic(const Position& pos, Move m);
 
-/// Parses RH algebraic notation in pos back to the legal move it names (a trailing `+` or
-/// `#` is accepted, as is a missing one). Returns the move, or a message saying why not
-/// (no such move, or ambiguous).
+/// What a token of algebraic notation can mean in a position (SPEC 11.2): the legal moves it
+/// names (none, one, or several when it is ambiguous), and a message when there is not
+/// exactly one ("'Nh35': ambiguous, could be Ne37h35 Nf15h35", "no legal move", or "not
+/// algebraic notation (...)" for a malformed token).
+struct AlgebraicReading {
+    std::vector<Move> moves;
+    std::string error;
+};
+
+/// Reads a token leniently (SPEC 11.2): `K` for `H`, `P` for a pawn, departures given where
+/// none is needed, captured letters (`QxNd27`), marks `+ # ! ? (=)` ignored, cells in either
+/// digit order.
+AlgebraicReading read_algebraic(const Position& pos, std::string_view s);
+
+/// Parses RH algebraic notation in pos back to the one legal move it names (SPEC 11.2).
+/// Returns the move, or the message of read_algebraic (no legal move, ambiguous, malformed).
 std::variant<Move, std::string> parse_algebraic(const Position& pos, std::string_view s);
 
 /// A drawing of the board for people (SPEC 13 `d`): rows i (top) to a, each cell as

@@ -43,7 +43,9 @@ std::optional<Position> position_from_args(uci::UciSession& s, const std::vector
                                            std::size_t first, const char* command) {
     std::size_t i = first;
     std::string fen = s.engine().players() == 3 ? kStartFen3 : kStartFen2;
-    if (i < args.size() && args[i].find('=') == std::string::npos) fen = args[i++];
+    // SPEC 10: a position string has spaces (and may hold `key=value` fields); a rule word
+    // `Name=value` has none.
+    if (i < args.size() && args[i].find(' ') != std::string::npos) fen = args[i++];
     Rules rules = s.engine().rules();
     auto err = apply_rule_words({args.begin() + std::ptrdiff_t(i), args.end()}, rules);
     Position p;

@@ -16,7 +16,7 @@ Outcome fail(std::string why) {
     return {false, std::move(why)};
 }
 
-/// An apply for one boolean rule option of SPEC 8.
+/// An apply for one rule option of SPEC 8 (the value is already validated by type).
 std::function<Outcome(OptionContext&, const std::string&)> rule_option(const char* name) {
     return [name](OptionContext& ctx, const std::string& v) {
         Rules r = ctx.engine.rules();
@@ -103,60 +103,35 @@ std::vector<Option> make_table() {
                      c.engine.set_players(std::stoi(v));
                      return ok();
                  }});
-    t.push_back({"UCI_Variant",
-                 T::Combo,
-                 "romulan-heart",
-                 0,
-                 0,
-                 {"romulan-heart", "klin-zha-open"},
-                 "rule preset: sets every rule option (SPEC 8)",
-                 [](OptionContext& c, const std::string& v) {
-                     auto r = Rules::preset(v);
-                     if (!r) return fail("unknown variant '" + v + "'");
-                     if (iequals(v, "klin-zha-open")) c.engine.set_players(2);
-                     auto note = c.engine.set_rules(*r);
-                     return ok(note ? *note : "");
-                 }});
-    t.push_back({"GoalSafety",
-                 T::Check,
-                 "false",
-                 0,
-                 0,
-                 {},
-                 "no move may leave the own heart open to capture (Loyd, RH V2)",
-                 rule_option("GoalSafety")});
-    t.push_back({"PowerVanguard",
-                 T::Check,
-                 "false",
-                 0,
-                 0,
-                 {},
-                 "pawns move 1 or 2 steps, any path (RH V9)",
-                 rule_option("PowerVanguard")});
-    t.push_back({"FlierJumpsWalls",
-                 T::Check,
-                 "true",
-                 0,
-                 0,
-                 {},
-                 "false: knights may not jump over an opposing wall (Italian rules)",
-                 rule_option("FlierJumpsWalls")});
-    t.push_back({"ForwardPlacement",
-                 T::Check,
-                 "false",
-                 0,
-                 0,
-                 {},
-                 "separators usable for setup by both neighbouring regions (RH V10)",
-                 rule_option("ForwardPlacement")});
-    t.push_back({"AlternatingPlacement",
-                 T::Check,
-                 "false",
-                 0,
-                 0,
-                 {},
-                 "players place one piece each in turn, hearts last (RH V11)",
-                 rule_option("AlternatingPlacement")});
+    {
+        std::vector<std::string> presets(kVariantNames.begin(), kVariantNames.end());
+        t.push_back({"UCI_Variant",
+                     T::Combo,
+                     presets.front(),
+                     0,
+                     0,
+                     presets,
+                     "rule preset: sets every rule option (SPEC 8)",
+                     [](OptionContext& c, const std::string& v) {
+                         Rules r = c.engine.rules();
+                         if (auto err = r.set("UCI_Variant", v)) return fail(*err);
+                         // A preset for a game size (SPEC 8, 14) sets the Players option too.
+                         if (int n = r.required_players(); n > 0) c.engine.set_players(n);
+                         auto note = c.engine.set_rules(r);
+                         return ok(note ? *note : "");
+                     }});
+    }
+    for (const RuleOption& ro : kRuleOptions) {  // SPEC 8: each rule option, from one table
+        Option o{ro.name, T::Check, ro.fallback, ro.min, ro.max, {}, ro.help,
+                 rule_option(ro.name)};
+        if (ro.type == RuleOption::Type::Spin) o.type = T::Spin;
+        if (ro.type == RuleOption::Type::Combo) {
+            o.type = T::Combo;
+            for (auto* ch : ro.choices)
+                if (ch) o.vars.emplace_back(ch);
+        }
+        t.push_back(std::move(o));
+    }
     t.push_back({"Baseline",
                  T::Combo,
                  "none",
