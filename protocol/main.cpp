@@ -7,12 +7,15 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
+#include "engine/record.h"
 #include "reference_epd.h"
 #include "uci.h"
 
@@ -153,7 +156,6 @@ int cmd_analyse(uci::UciSession& s, const po::variables_map& vm,
     if (vm.count("depth")) lim.depth = vm["depth"].as<int>();
     if (vm.count("movetime")) lim.movetime = vm["movetime"].as<int>();
     if (!lim.depth && lim.movetime < 0) lim.depth = 6;
-    if (vm.count("multipv")) s.engine().set_multipv(vm["multipv"].as<int>());
     std::cout << draw_board(root) << "\n\n";
     auto algebraic_line = [&](const std::vector<Move>& pv) {
         Position p = root;
@@ -184,6 +186,171 @@ int cmd_analyse(uci::UciSession& s, const po::variables_map& vm,
     return 0;
 }
 
+/// Opens FILE, or standard input for "-". Returns nullptr (after a message) if it cannot.
+std::unique_ptr<std::istream> open_input(const std::string& name, const char* command) {
+    if (name == "-") return std::make_unique<std::istream>(std::cin.rdbuf());
+    auto f = std::make_unique<std::ifstream>(name);
+    if (!*f) {
+        std::cerr << command << ": cannot read '" << name << "'\n";
+        return nullptr;
+    }
+    return f;
+}
+
+/// `klinzha replay FILE|- [--final] [--lenient]` (record.h): each game's position string
+/// after every move. Exit 0 when every game replays, 1 when one fails, 2 on bad usage.
+int cmd_replay(uci::UciSession& s, const po::variables_map& vm,
+               const std::vector<std::string>& args) {
+    if (args.size() != 1) {
+        std::cerr << "usage: klinzha replay FILE|- [--final] [--lenient]\n";
+        return 2;
+    }
+    auto in = open_input(args[0], "replay");
+    if (!in) return 2;
+    const bool final_only = vm.count("final") > 0, lenient = vm.count("lenient") > 0;
+    int failed = 0, n = 0;
+    for (const RecordGame& g : read_records(*in)) {
+        ++n;
+        Replay r = replay(g, s.engine().rules(), s.engine().players(), lenient);
+        std::cout << "game " << n << "\n";
+        if (!final_only) {
+            std::cout << "start " << r.start.fen() << "\n";
+            for (std::size_t i = 0; i < r.fens.size(); ++i)
+                std::cout << r.moves[i] << " " << r.fens[i] << "\n";
+        } else {
+            std::cout << (r.fens.empty() ? r.start.fen() : r.fens.back()) << "\n";
+        }
+        if (!r.error.empty()) {
+            std::cerr << "replay: game " << n << " (line " << g.line << "): " << r.error << "\n";
+            ++failed;
+        }
+    }
+    return failed ? 1 : 0;
+}
+
+/// Scores in centi-pawns for comparing moves: mate scores become +-(30000 - plies).
+int comparable(const SearchInfo& info) {
+    if (!info.mate_in) return info.score;
+    return info.mate_in > 0 ? 30000 - info.mate_in : -30000 - info.mate_in;
+}
+
+std::string show_score(int cp) {
+    if (cp > 20000) return "#" + std::to_string(30000 - cp);
+    if (cp < -20000) return "#-" + std::to_string(30000 + cp);
+    char b[32];
+    std::snprintf(b, sizeof b, "%+.2f", cp / 100.0);
+    return b;
+}
+
+/// `klinzha analyse --record FILE [--depth N | --movetime MS] [--annotate]`: the engine's
+/// view of every move of each game (SPEC 11 notation): its score before the move, the score
+/// of the move played (both from the mover's point of view, a search restricted to that
+/// move), its best move and line, and a mark when the played move loses 50 (inaccuracy),
+/// 100 (mistake) or 200 centi-pawns (blunder) or more. Ends with a summary per player. With
+/// --annotate it prints the record again with these as comments, which `replay` reads back.
+int cmd_analyse_record(uci::UciSession& s, const po::variables_map& vm, const std::string& file) {
+    auto in = open_input(file, "analyse");
+    if (!in) return 2;
+    SearchLimits lim;
+    if (vm.count("depth")) lim.depth = vm["depth"].as<int>();
+    if (vm.count("movetime")) lim.movetime = vm["movetime"].as<int>();
+    if (!lim.depth && lim.movetime < 0) lim.depth = 4;
+    const bool annotate = vm.count("annotate") > 0;
+    int failed = 0, n = 0;
+    for (const RecordGame& g : read_records(*in)) {
+        ++n;
+        Replay r = replay(g, s.engine().rules(), s.engine().players(), true);
+        if (!r.error.empty()) {
+            std::cerr << "analyse: game " << n << ": " << r.error << "\n";
+            ++failed;
+        }
+        Position pos = r.start;
+        std::array<int, kColours> loss{}, counted{}, inacc{}, mistakes{}, blunders{};
+        std::string text;
+        auto search = [&](const Position& p, std::vector<Move> only) {
+            SearchLimits l = lim;
+            l.searchmoves = std::move(only);
+            SearchInfo last;
+            s.engine().set_multipv(1);
+            s.engine().analyse(p, l,
+                               {[&](const SearchInfo& i) { last = i; }, [](Move, Move) {},
+                                [](const std::string&) {}});
+            return last;
+        };
+        if (!annotate) std::cout << "game " << n << "\n";
+        for (std::size_t i = 0; i < r.moves.size(); ++i) {
+            const std::string& ms = r.moves[i];
+            if (ms.rfind("out:", 0) == 0) {
+                pos.eliminate_to_move();
+                text += "{" + ms.substr(4) + " out} ";
+                continue;
+            }
+            const Move played = std::get<Move>(parse_move(pos, ms));
+            const Colour c = pos.to_move();
+            const std::string alg = to_algebraic(pos, played);
+            SearchInfo best = search(pos, {});
+            SearchInfo mine = search(pos, {played});
+            std::string line;
+            {
+                Position p = pos;
+                for (Move m : best.pv) {
+                    if (!is_legal(p, m)) break;
+                    line += (line.empty() ? "" : " ") + to_algebraic(p, m);
+                    p.do_move(m);
+                }
+            }
+            // Setup-phase scores come from the setup planner and are not compared (docs).
+            int lost = std::max(0, comparable(best) - comparable(mine));
+            if (pos.phase() != Phase::Play || (!best.pv.empty() && best.pv[0] == played)) lost = 0;
+            const char* mark = lost >= 200   ? "blunder"
+                               : lost >= 100 ? "mistake"
+                               : lost >= 50  ? "inaccuracy"
+                                             : "";
+            if (pos.phase() == Phase::Play) {
+                loss[c] += std::min(lost, 1000);
+                ++counted[c];
+            }
+            if (lost >= 200)
+                ++blunders[c];
+            else if (lost >= 100)
+                ++mistakes[c];
+            else if (lost >= 50)
+                ++inacc[c];
+            if (!annotate)
+                std::cout << (pos.phase() == Phase::Play ? std::to_string(pos.fullmove())
+                                                         : std::string("setup"))
+                          << " " << kColourChar[c] << " " << alg << "  before "
+                          << show_score(comparable(best)) << "  played "
+                          << show_score(comparable(mine)) << "  best "
+                          << (best.pv.empty() ? std::string("-") : line.substr(0, line.find(' ')))
+                          << "  line " << line << (*mark ? std::string("  ") + mark : "") << "\n";
+            text += alg + " {" + show_score(comparable(mine)) + " best " +
+                    show_score(comparable(best)) + (line.empty() ? "" : " " + line) +
+                    (*mark ? std::string(" ") + mark : "") + "} ";
+            pos.do_move(played);
+        }
+        std::string summary;
+        for (int c = 0; c < pos.players(); ++c)
+            summary += std::string(summary.empty() ? "" : "; ") + kColourChar[c] + ": " +
+                       std::to_string(counted[c]) + " moves, average loss " +
+                       std::to_string(counted[c] ? loss[c] / counted[c] : 0) + " cp, " +
+                       std::to_string(inacc[c]) + " inaccuracies, " + std::to_string(mistakes[c]) +
+                       " mistakes, " + std::to_string(blunders[c]) + " blunders";
+        if (!annotate) std::cout << "summary " << summary << "\n";
+        if (annotate) {
+            for (const auto& [k, v] : g.tags) {
+                std::string esc;
+                for (char ch : v)
+                    esc += (ch == '"' || ch == '\\') ? std::string("\\") + ch : std::string(1, ch);
+                std::cout << "[" << k << " \"" << esc << "\"]\n";
+            }
+            std::cout << "\n{klinzha analysis: " << summary << "} " << text
+                      << (g.result.empty() ? "*" : g.result) << "\n\n";
+        }
+    }
+    return failed ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -195,9 +362,12 @@ int main(int argc, char** argv) {
     general.add_options()("help,h", "show this help")("version", "print the version")(
         "log-level", po::value<std::string>()->default_value("warn"),
         "standard-error log level: trace debug info warn error off")(
-        "depth", po::value<int>(), "analyse: search depth (plies)")(
-        "movetime", po::value<int>(), "analyse: search time (ms)")("multipv", po::value<int>(),
-                                                                   "analyse: lines to show");
+        "depth", po::value<int>(), "analyse: search depth (plies)")("movetime", po::value<int>(),
+                                                                    "analyse: search time (ms)")(
+        "record", po::value<std::string>(), "analyse: a game record file (or -) to analyse")(
+        "annotate", "analyse --record: print the record again with the analysis as comments")(
+        "final", "replay: print only each game's final position")(
+        "lenient", "replay: try each reading of an ambiguous token (SPEC 11.2)");
     po::options_description engine_opts("Engine options (as with setoption; spaces are dashes)");
     for (const auto& o : uci::options()) {
         std::string name = uci::cli_name(o);
@@ -235,7 +405,10 @@ int main(int argc, char** argv) {
                      "       klinzha perft-bench                    perft speed on reference data\n"
                      "       klinzha [options] bench [depth]        fixed searches, node count\n"
                      "       klinzha [options] analyse [\"<position>\"] [--depth N | --movetime MS]"
-                     " [--multipv N] [Name=value ...]\n\n"
+                     " [--MultiPV N] [Name=value ...]\n"
+                     "       klinzha [options] analyse --record FILE|- [--depth N | --movetime MS]"
+                     " [--annotate]\n"
+                     "       klinzha [options] replay FILE|- [--final] [--lenient]\n\n"
                   << general << "\n"
                   << engine_opts << "\n";
         return 0;
@@ -267,6 +440,14 @@ int main(int argc, char** argv) {
     if (command == "perft") return cmd_perft(session, args);
     if (command == "perft-bench") return cmd_perft_bench();
     if (command == "bench") return cmd_bench(session, args);
+    if (command == "replay") return cmd_replay(session, vm, args);
+    if ((command == "analyse" || command == "analyze") && vm.count("record")) {
+        if (!args.empty()) {
+            std::cerr << "analyse: --record takes no position\n";
+            return 2;
+        }
+        return cmd_analyse_record(session, vm, vm["record"].as<std::string>());
+    }
     if (command == "analyse" || command == "analyze") return cmd_analyse(session, vm, args);
     std::cerr << "klinzha: unknown command '" << command << "' (try --help)\n";
     return 2;

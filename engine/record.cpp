@@ -1,0 +1,248 @@
+// engine/record.cpp: reading and replaying game records (see record.h).
+#include "record.h"
+
+#include <cctype>
+#include <sstream>
+
+#include "movegen.h"
+#include "notation.h"
+
+namespace klinzha {
+
+namespace {
+
+bool is_result(const std::string& w) {
+    if (w == "*" || w == "1-0" || w == "0-1" || w == "1/2-1/2") return true;
+    // Three players: one score per colour, e.g. 1-0-0 or 1/2-1/2-0.
+    int dashes = 0;
+    for (char c : w) {
+        if (c == '-')
+            ++dashes;
+        else if (!std::isdigit(static_cast<unsigned char>(c)) && c != '/')
+            return false;
+    }
+    return dashes == 2 && w.front() != '-' && w.back() != '-';
+}
+
+/// Strips a leading move number (`12.`, `12...`); returns what is left.
+std::string strip_number(const std::string& w) {
+    std::size_t i = 0;
+    while (i < w.size() && std::isdigit(static_cast<unsigned char>(w[i]))) ++i;
+    if (i == 0 || i == w.size() || w[i] != '.') return w;
+    while (i < w.size() && w[i] == '.') ++i;
+    return w.substr(i);
+}
+
+}  // namespace
+
+std::vector<RecordGame> read_records(std::istream& in) {
+    std::ostringstream all;
+    all << in.rdbuf();
+    const std::string text = all.str();
+    std::vector<RecordGame> games;
+    RecordGame cur;
+    int line = 1;
+    auto flush = [&] {
+        if (!cur.tags.empty() || !cur.tokens.empty() || !cur.result.empty()) games.push_back(cur);
+        cur = RecordGame{};
+    };
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const char ch = text[i];
+        if (ch == '\n') {
+            ++line;
+            ++i;
+        } else if (std::isspace(static_cast<unsigned char>(ch))) {
+            ++i;
+        } else if (ch == '{') {
+            const std::size_t end = text.find('}', i);
+            const std::string body =
+                text.substr(i + 1, (end == std::string::npos ? text.size() : end) - i - 1);
+            const int at = line;
+            for (char c : body) line += c == '\n';
+            i = end == std::string::npos ? text.size() : end + 1;
+            // `{k out ...}`: a removal imposed by a referee (SPEC 7).
+            std::size_t b = body.find_first_not_of(" \t\r\n");
+            if (b != std::string::npos && body.compare(b + 1, 4, " out") == 0 &&
+                std::string_view("gbk").find(body[b]) != std::string_view::npos) {
+                if (cur.tokens.empty() && cur.line == 0) cur.line = at;
+                cur.tokens.push_back({std::string(1, body[b]), true, at});
+            }
+        } else if (ch == ';') {
+            while (i < text.size() && text[i] != '\n') ++i;
+        } else if (ch == '[' && (i == 0 || text[i - 1] == '\n' ||
+                                 text.find_last_not_of(" \t", i - 1) == std::string::npos ||
+                                 text[text.find_last_not_of(" \t", i - 1)] == '\n')) {
+            if (!cur.tokens.empty() || !cur.result.empty()) flush();
+            if (cur.line == 0) cur.line = line;
+            std::size_t end = text.find('\n', i);
+            if (end == std::string::npos) end = text.size();
+            std::string tag = text.substr(i + 1, end - i - 1);
+            i = end;
+            std::size_t sp = tag.find(' ');
+            std::size_t q1 = tag.find('"');
+            std::size_t q2 = tag.rfind('"');
+            if (sp == std::string::npos || q1 == std::string::npos || q2 <= q1) {
+                cur.tokens.push_back({"[" + tag, false, line});  // fails in replay with a message
+                continue;
+            }
+            std::string value;
+            for (std::size_t k = q1 + 1; k < q2; ++k) {
+                if (tag[k] == '\\' && k + 1 < q2) ++k;
+                value += tag[k];
+            }
+            cur.tags[tag.substr(0, sp)] = value;
+        } else {
+            std::size_t end = i;
+            while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end])) &&
+                   text[end] != '{' && text[end] != ';')
+                ++end;
+            std::string w = text.substr(i, end - i);
+            i = end;
+            if (cur.line == 0) cur.line = line;
+            if (is_result(w)) {
+                cur.result = w;
+                flush();
+                continue;
+            }
+            if (w[0] == '$') continue;  // NAG
+            w = strip_number(w);
+            if (w.empty() || w.find_first_not_of('.') == std::string::npos) continue;
+            cur.tokens.push_back({w, false, line});
+        }
+    }
+    flush();
+    return games;
+}
+
+namespace {
+
+std::string where(const Position& pos, const RecordGame::Token& t) {
+    std::string s = "line " + std::to_string(t.line) + ", ";
+    if (pos.phase() == Phase::Play)
+        s += "move " + std::to_string(pos.fullmove()) + " (" + kColourChar[pos.to_move()] + ")";
+    else
+        s += std::string(pos.phase() == Phase::Place ? "placement" : "heart placement") + " (" +
+             kColourChar[pos.to_move()] + ")";
+    return s + ", token '" + t.text.substr(0, 60) + "'";
+}
+
+struct Replayer {
+    const RecordGame& g;
+    bool lenient;
+    Replay& out;
+
+    /// Plays tokens[i..] on pos, appending to out; on failure sets `error` and, when
+    /// `nested` (a reading being tried), leaves out as it was at entry. Returns success.
+    bool run(std::size_t i, Position& pos, std::string& error, bool nested = false) {
+        const std::size_t mark = out.fens.size();
+        auto fail = [&](const std::string& why) {
+            if (nested) {
+                out.fens.resize(mark);
+                out.moves.resize(mark);
+            }
+            error = why;
+            return false;
+        };
+        for (; i < g.tokens.size(); ++i) {
+            const auto& t = g.tokens[i];
+            // SPEC 7: a three-player player to move with no legal move drops out.
+            while (pos.phase() == Phase::Play && !pos.game_over() && !pos.removal_ends_game() &&
+                   !has_legal_move(pos)) {
+                out.moves.push_back(std::string("out:") + kColourChar[pos.to_move()]);
+                pos.eliminate_to_move();
+                out.fens.push_back(pos.fen());
+            }
+            if (t.removal) {
+                if (pos.phase() != Phase::Play || pos.removal_ends_game() ||
+                    kColourChar[pos.to_move()] != t.text[0])
+                    return fail(where(pos, t) + ": a removal of " + t.text +
+                                " that cannot happen here");
+                out.moves.push_back("out:" + t.text);
+                pos.eliminate_to_move();
+                out.fens.push_back(pos.fen());
+                continue;
+            }
+            if (pos.game_over()) return fail(where(pos, t) + ": the game is already over");
+            AlgebraicReading r = read_algebraic(pos, t.text);
+            if (r.moves.size() == 1 || (lenient && r.moves.size() > 1)) {
+                if (r.moves.size() == 1) {
+                    out.moves.push_back(move_to_string(r.moves[0]));
+                    pos.do_move(r.moves[0]);
+                    out.fens.push_back(pos.fen());
+                    continue;
+                }
+                // SPEC 11.2: keep the reading with which the rest of the record stays legal.
+                std::string last;
+                for (Move m : r.moves) {
+                    Position next = pos;
+                    out.moves.push_back(move_to_string(m));
+                    next.do_move(m);
+                    out.fens.push_back(next.fen());
+                    if (run(i + 1, next, last, true)) {
+                        pos = next;
+                        return true;
+                    }
+                    out.fens.pop_back();
+                    out.moves.pop_back();
+                }
+                return fail(where(pos, t) + ": " + r.error + "; no reading keeps the rest legal (" +
+                            last + ")");
+            }
+            return fail(where(pos, t) + ": " + r.error);
+        }
+        return true;
+    }
+};
+
+}  // namespace
+
+Replay replay(const RecordGame& g, const Rules& base, int players, bool lenient) {
+    Replay out;
+    Rules rules = base;
+    auto tag = [&](const char* k) -> const std::string* {
+        auto it = g.tags.find(k);
+        return it == g.tags.end() ? nullptr : &it->second;
+    };
+    if (auto* v = tag("Variant")) {
+        if (auto err = rules.set("UCI_Variant", *v)) {
+            out.error = "tag Variant: " + *err;
+            return out;
+        }
+    }
+    if (auto* o = tag("Options")) {
+        std::istringstream words(*o);
+        for (std::string w; words >> w;) {
+            auto eq = w.find('=');
+            auto err = eq == std::string::npos
+                           ? std::optional<std::string>("expected Name=value, not '" + w + "'")
+                           : rules.set(w.substr(0, eq), w.substr(eq + 1));
+            if (err) {
+                out.error = "tag Options: " + *err;
+                return out;
+            }
+        }
+    }
+    if (auto* p = tag("Players")) {
+        if (*p == "2" || *p == "3")
+            players = (*p)[0] - '0';
+        else {
+            out.error = "tag Players: must be 2 or 3, not '" + *p + "'";
+            return out;
+        }
+    }
+    Position pos(players, rules);
+    if (auto* fen = tag("FEN")) {
+        if (auto err = pos.set(*fen, rules)) {
+            out.error = "tag FEN: " + *err;
+            return out;
+        }
+    }
+    out.start = pos;
+    std::string error;
+    Replayer r{g, lenient, out};
+    if (!r.run(0, pos, error)) out.error = error;
+    return out;
+}
+
+}  // namespace klinzha

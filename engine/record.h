@@ -1,0 +1,57 @@
+// engine/record.h: game records in RH App. E notation, read back and replayed.
+//
+// A record is PGN-like: optional tag pairs `[Name "value"]`, then the moves of every phase in
+// algebraic notation (SPEC 11). Move numbers (`1.`, `12...`), comments `{...}` and `;` to
+// the end of the line, NAGs `$n` and marks are ignored; a result (`1-0`, `0-1`, `1/2-1/2`,
+// `*`, three-player `1-0-0`) or a new tag section ends a game. Tags honoured: `FEN` (start
+// position, SPEC 10), `Variant` (a UCI_Variant preset, SPEC 8), `Options` (`Name=value`
+// words, applied after the variant), `Players`. A comment `{k out ...}` (colour letter, then
+// `out`) marks a three-player removal (SPEC 7) imposed by a referee: the player to move is
+// removed there. A player to move with no legal move is removed without a comment.
+//
+// Sources: SPEC 7 (removals), 8, 10, 11 (RH App. E).
+#pragma once
+
+#include <istream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "position.h"
+
+namespace klinzha {
+
+/// One game as written: its tags and its tokens in order.
+struct RecordGame {
+    struct Token {
+        std::string text;  ///< a move token, or for a removal the colour letter
+        bool removal = false;
+        int line = 0;  ///< line in the input where it stands (1-based)
+    };
+    std::map<std::string, std::string> tags;
+    std::vector<Token> tokens;
+    std::string result;  ///< the result token, "" if none
+    int line = 0;        ///< line where the game starts
+};
+
+/// Splits a text of records into games. Never fails: text it cannot use (an unterminated
+/// comment, a broken tag line) is kept as tokens, which then fail in replay() with a message.
+std::vector<RecordGame> read_records(std::istream& in);
+
+/// A record replayed through the rules core.
+struct Replay {
+    Position start;                  ///< the start position, under the record's rules
+    std::vector<std::string> fens;   ///< the position string after each move or removal
+    std::vector<std::string> moves;  ///< each move as a protocol string (SPEC 9); "out:k"
+                                     ///< for a removal
+    std::string error;               ///< "" if every token was read; else what failed and where
+};
+
+/// Replays `g` under `base` rules changed by its Variant and Options tags, from its FEN tag
+/// (else the empty board for its Players tag, else `players`). A token that names no legal
+/// move or is ambiguous stops the replay with an error naming the move number, the token and
+/// the readings it could have. With `lenient`, each reading of an ambiguous token is tried
+/// and the one with which the rest of the record stays legal is kept (SPEC 11.2).
+Replay replay(const RecordGame& g, const Rules& base, int players, bool lenient);
+
+}  // namespace klinzha
