@@ -144,12 +144,12 @@ namespace {
 
 /// A token of SPEC 11.2 split into its parts.
 struct Token {
-    bool heart = false;          ///< `H` (or `K`) first
-    PieceType piece = PAWN;      ///< the letter; none or `P`: a pawn
-    char dep_row = 0;            ///< departure row, if given
-    std::string dep_cols;        ///< departure column digits, if given (sorted)
-    bool capture = false;        ///< `x`
-    char captured = 0;           ///< the captured letter after `x`, if given (`H` for K too)
+    bool heart = false;      ///< `H` (or `K`) first
+    PieceType piece = PAWN;  ///< the letter; none or `P`: a pawn
+    char dep_row = 0;        ///< departure row, if given
+    std::string dep_cols;    ///< departure column digits, if given (sorted)
+    bool capture = false;    ///< `x`
+    char captured = 0;       ///< the captured letter after `x`, if given (`H` for K too)
     Cell to = NO_CELL;
 };
 
@@ -174,7 +174,8 @@ std::optional<std::string> split_token(std::string_view s, Token& t) {
         if (w.size() >= 3 && w.compare(w.size() - 3, 3, "(=)") == 0) {
             w.resize(w.size() - 3);
             more = true;
-        } else if (!w.empty() && std::string_view("+#!?").find(w.back()) != std::string_view::npos) {
+        } else if (!w.empty() &&
+                   std::string_view("+#!?").find(w.back()) != std::string_view::npos) {
             w.pop_back();
             more = true;
         }
@@ -222,8 +223,8 @@ bool names(const Position& pos, const Token& t, Move m) {
             return t.heart == m.carries_heart() && t.piece == m.placed_type() && !t.capture &&
                    !t.dep_row && t.dep_cols.empty();
         case Move::PlaceHeart:
-            return t.heart && t.piece == man_type(pos.man_on(m.to())) && !t.capture &&
-                   !t.dep_row && t.dep_cols.empty();
+            return t.heart && t.piece == man_type(pos.man_on(m.to())) && !t.capture && !t.dep_row &&
+                   t.dep_cols.empty();
         case Move::Normal:
             break;
         default:

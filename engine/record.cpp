@@ -147,15 +147,15 @@ struct Replayer {
         for (; i < g.tokens.size(); ++i) {
             const auto& t = g.tokens[i];
             // SPEC 7: a three-player player to move with no legal move drops out.
-            while (pos.phase() == Phase::Play && !pos.game_over() && !pos.removal_ends_game() &&
-                   !has_legal_move(pos)) {
+            while (!t.removal && pos.phase() == Phase::Play && !pos.game_over() &&
+                   !pos.removal_ends_game() && !has_legal_move(pos)) {
                 out.moves.push_back(std::string("out:") + kColourChar[pos.to_move()]);
                 pos.eliminate_to_move();
                 out.fens.push_back(pos.fen());
             }
             if (t.removal) {
-                if (pos.phase() != Phase::Play || pos.removal_ends_game() ||
-                    kColourChar[pos.to_move()] != t.text[0])
+                if (pos.phase() != Phase::Play || pos.players() != 3 ||
+                    pos.rules().relation_dilemma || kColourChar[pos.to_move()] != t.text[0])
                     return fail(where(pos, t) + ": a removal of " + t.text +
                                 " that cannot happen here");
                 out.moves.push_back("out:" + t.text);
@@ -204,7 +204,7 @@ Replay replay(const RecordGame& g, const Rules& base, int players, bool lenient)
         auto it = g.tags.find(k);
         return it == g.tags.end() ? nullptr : &it->second;
     };
-    if (auto* v = tag("Variant")) {
+    if (auto* v = tag("Variant"); v && *v != "custom") {  // "custom": the Options tag says all
         if (auto err = rules.set("UCI_Variant", *v)) {
             out.error = "tag Variant: " + *err;
             return out;

@@ -291,7 +291,9 @@ Rules Rules::effective(int players) const {
 }
 
 int Rules::required_players() const {
-    if (kaggas_crown != Crown::Off || reflective) return 2;
+    const bool two = kaggas_crown != Crown::Off || reflective;
+    if (two && relation_dilemma) return -1;
+    if (two) return 2;
     if (relation_dilemma) return 3;
     return 0;
 }

@@ -84,8 +84,8 @@ struct Rules {
     Rules effective(int players) const;
 
     /// The number of players an option set needs: 2 (KaggasCrown, Reflective), 3
-    /// (RelationDilemma), or 0 when both sizes work. Tools that start games refuse a pairing
-    /// whose size differs (SPEC 14).
+    /// (RelationDilemma), 0 when both sizes work, -1 when it names options of both sizes.
+    /// Tools that start games refuse a pairing whose size differs (SPEC 14).
     int required_players() const;
 
     /// The name of the preset these rules equal, or "" if they equal none.

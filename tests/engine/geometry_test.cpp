@@ -1,5 +1,6 @@
 // tests/engine/geometry_test.cpp: facts of SPEC 1 about the board.
 #include "engine/geometry.h"
+#include "engine/clouds.h"
 
 #include <doctest/doctest.h>
 
@@ -130,4 +131,13 @@ TEST_CASE("distances and the swift's long way round a hexagon") {
     // Queens never turn back to a neighbour in 3 steps (no 4-cycles in the cell graph).
     for (const auto& e : geo::paths(geo::PathClass::Queen, e38))
         CHECK(geo::distance(e38, e.dest) >= 1);
+}
+
+TEST_CASE("clouds are drawn by the procedure of SPEC 16 (its check values)") {
+    SplitMix64 r(0);
+    CHECK(r.next() == 0xe220a8397b1dcdafULL);
+    CHECK(r.next() == 0x6e789e6aa1b965f4ULL);
+    CHECK(clouds_field(draw_clouds(1, 5, 5)) == "clouds=f37,g13,g35,g79,i99");
+    CHECK(clouds_field(draw_clouds(12345, 3, 9)) == "clouds=a19,b19,c28,c39,f48,f59,i34,i89");
+    CHECK(clouds_field(draw_clouds(7, 0, 0)).empty());
 }

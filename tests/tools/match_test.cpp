@@ -93,7 +93,7 @@ TEST_CASE("referee: heart capture ends a two-player game") {
     auto g = play2("2 Hi99,Pi99,Re38 Hd38,Pi11 - g play 0 1", {"e38d38"}, {});
     CHECK(g.result() == "1-0");
     CHECK(g.termination == "heart capture");
-    CHECK(g.algebraic == std::vector<std::string>{"Rxd38"});
+    CHECK(g.algebraic == std::vector<std::string>{"RxHd38"});
     CHECK(g.rh_points(GREEN) == 1);
     CHECK(g.rh_points(BLUE) == -1);
 }
@@ -167,7 +167,7 @@ TEST_CASE("referee: three players, the army changes hands, the game goes on") {
     auto pgn = to_pgn(rec, cfg, 1, "test");
     CHECK(pgn.find("[Black \"K\"]") != std::string::npos);
     CHECK(pgn.find("[ScoreRH \"1 0 -1\"]") != std::string::npos);
-    CHECK(pgn.find("Rxd38") != std::string::npos);
+    CHECK(pgn.find("RxHd38") != std::string::npos);
 }
 
 TEST_CASE("referee: setup through the protocol, recorded in algebraic notation") {

@@ -62,8 +62,15 @@ int main(int argc, char** argv) {
         "state", po::value<std::string>(), "record finished games here; resume from it")(
         "setups", po::value<std::string>(),
         "file of start positions (SPEC 10), one a line; each is played twice, colours swapped")(
+        "variant", po::value<std::string>(),
+        "rule preset (UCI_Variant, SPEC 8): romulan-heart klin-zha-open klin-zha-italian "
+        "klin-zha-reflective; -rule words apply after it")(
         "rule", po::value<std::vector<std::string>>()->multitoken(),
         "rule options Name=value (SPEC 8), for the referee and every engine")(
+        "clouds", po::value<std::string>(),
+        "N or LO-HI clouded cells (SPEC 16), drawn per colour-swapped pair")(
+        "cloud-seed", po::value<std::uint64_t>()->default_value(0),
+        "seed of the cloud draw: group k of games uses seed S + k")(
         "sprt", po::value<std::vector<std::string>>()->multitoken(),
         "elo0=<e> elo1=<e> alpha=<a> beta=<b>: stop when decided (2 engines, 2 players)")(
         "maxmoves", po::value<int>()->default_value(0), "adjudicate a draw after this many moves")(
@@ -120,12 +127,36 @@ int main(int argc, char** argv) {
         cfg.game.players = vm["players"].as<int>();
         if (cfg.game.players != 2 && cfg.game.players != 3)
             throw std::runtime_error("-players must be 2 or 3");
+        if (vm.count("variant")) {
+            const auto v = vm["variant"].as<std::string>();
+            if (auto err = cfg.game.rules.set("UCI_Variant", v))
+                throw std::runtime_error("-variant: " + *err);
+            each.emplace_back("UCI_Variant", v);
+        }
         if (vm.count("rule"))
             for (const auto& tok : vm["rule"].as<std::vector<std::string>>()) {
                 auto [k, v] = key_value(tok);
                 if (auto err = cfg.game.rules.set(k, v)) throw std::runtime_error(*err);
                 each.emplace_back(k, v);
             }
+        // SPEC 14: the match runner refuses a game size that an option does not allow.
+        if (int need = cfg.game.rules.required_players(); need == -1)
+            throw std::runtime_error(
+                "the rule options need both two players (KaggasCrown, "
+                "Reflective) and three (RelationDilemma)");
+        else if (need && need != cfg.game.players)
+            throw std::runtime_error("the rule options need " + std::to_string(need) +
+                                     " players; -players is " + std::to_string(cfg.game.players));
+        if (vm.count("clouds")) {
+            const auto c = vm["clouds"].as<std::string>();
+            const auto dash = c.find('-');
+            cfg.clouds_lo = int(number(c.substr(0, dash), "-clouds"));
+            cfg.clouds_hi = dash == std::string::npos ? cfg.clouds_lo
+                                                      : int(number(c.substr(dash + 1), "-clouds"));
+            if (cfg.clouds_lo < 0 || cfg.clouds_hi < cfg.clouds_lo || cfg.clouds_hi > 81)
+                throw std::runtime_error("-clouds: N or LO-HI with 0 <= LO <= HI <= 81");
+            cfg.cloud_seed = vm["cloud-seed"].as<std::uint64_t>();
+        }
         each.emplace_back("Players", std::to_string(cfg.game.players));
         for (auto& e : cfg.engines) e.options.insert(e.options.begin(), each.begin(), each.end());
         cfg.games = vm["games"].as<int>();
@@ -157,6 +188,13 @@ int main(int argc, char** argv) {
                 Position p;
                 if (auto err = p.set(line, cfg.game.rules))
                     throw std::runtime_error("-setups: " + *err + " in '" + line + "'");
+                if (p.players() != cfg.game.players)
+                    throw std::runtime_error("-setups: a " + std::to_string(p.players()) +
+                                             "-player position with -players " +
+                                             std::to_string(cfg.game.players) + ": '" + line + "'");
+                if (cfg.clouds_hi > 0 && p.clouds())
+                    throw std::runtime_error("-setups: '" + line +
+                                             "' has clouds already; drop -clouds");
                 cfg.setups.push_back(line);
             }
         }

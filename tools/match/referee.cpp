@@ -158,7 +158,20 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
             g.termination = g.names[c] + ": " + why;
             return true;
         }
+        if (pos.rules().relation_dilemma) {
+            // SPEC 15 Decision: the game ends; the player allowed to capture c wins and
+            // counts as having captured its heart.
+            const Colour w = pos.winner_over(c);
+            for (int o = 0; o < cfg.players; ++o)
+                g.outcome[o] = o == w ? Outcome::Win : Outcome::Loss;
+            g.hearts_captured[w]++;
+            g.heart_lost[c] = true;
+            g.termination =
+                g.names[c] + ": " + why + " (relation dilemma: " + g.names[w] + " wins)";
+            return true;
+        }
         if (pos.heart(c) != NO_CELL) g.heart_lost[c] = true;
+        g.removals.push_back({g.moves.size(), c, why});
         pos.eliminate_to_move();
         // A move list cannot tell the engines that a player was removed: start the list
         // again from the position as it now is.
@@ -176,18 +189,26 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
     while (true) {
         const Colour c = pos.to_move();
         if (pos.phase() == Phase::Play) {
-            if (pos.game_over()) {
+            if (pos.game_over()) {  // SPEC 12: who won, and how
+                const Colour w = pos.winner();
                 for (int o = 0; o < cfg.players; ++o)
-                    g.outcome[o] = pos.heart(Colour(o)) != NO_CELL ? Outcome::Win : Outcome::Loss;
-                g.termination += (g.termination.empty() ? "" : "; ") + std::string("heart capture");
+                    g.outcome[o] = o == w ? Outcome::Win : Outcome::Loss;
+                const Cell h = pos.heart(pos.army(c));
+                const bool crowned = h != NO_CELL && test(pos.crown_cells(), h);
+                g.termination +=
+                    (g.termination.empty() ? "" : "; ") +
+                    std::string(crowned ? "Kagga's crown: the crowned heart was not taken"
+                                        : "heart capture");
                 break;
             }
-            if (pos.is_repetition(3)) {
+            if (pos.repetition_draw(3)) {
                 finish_draw("draw by third repetition");
                 break;
             }
             if (pos.move_count_draw()) {
-                finish_draw("draw by the 50-moves-each rule");
+                finish_draw(pos.rules().draw_rule == DrawRule::Italian
+                                ? "draw by the 20-moves-each rule (italian)"
+                                : "draw by the 50-moves-each rule");
                 break;
             }
             if (cfg.max_fullmoves && pos.fullmove() > cfg.max_fullmoves) {
@@ -265,6 +286,15 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
         if (on_move) on_move(g);
     }
     g.final_fen = pos.fen();
+    if (cfg.players == 2) {  // RH 11.1 in two-player games: a decisive game is +1 and -1
+        g.hearts_captured = {};
+        g.heart_lost = {};
+        for (int c = 0; c < 2; ++c)
+            if (g.outcome[c] == Outcome::Win) {
+                g.hearts_captured[c] = 1;
+                g.heart_lost[1 - c] = true;
+            }
+    }
     return g;
 }
 
@@ -278,8 +308,10 @@ std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round,
       << "\"]\n[Round \"" << round << "\"]\n[Green \"" << g.names[GREEN] << "\"]\n[Blue \""
       << g.names[BLUE] << "\"]\n";
     if (g.players == 3) o << "[Black \"" << g.names[BLACK] << "\"]\n";
-    o << "[Players \"" << g.players << "\"]\n[Variant \"romulan-heart\"]\n[Options \""
-      << cfg.rules.to_string() << "\"]\n[TimeControl \"" << cfg.tc.describe() << "\"]\n";
+    const std::string variant = cfg.rules.variant_name();
+    o << "[Players \"" << g.players << "\"]\n[Variant \"" << (variant.empty() ? "custom" : variant)
+      << "\"]\n[Options \"" << cfg.rules.to_string() << "\"]\n[TimeControl \"" << cfg.tc.describe()
+      << "\"]\n";
     if (g.start_fen != (g.players == 3 ? kStartFen3 : kStartFen2))
         o << "[FEN \"" << g.start_fen << "\"]\n";
     o << "[Result \"" << g.result() << "\"]\n[Termination \"" << g.termination << "\"]\n";
@@ -295,7 +327,15 @@ std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round,
     bool in_play = false;
     int number = 0;
     Colour first = GREEN;
-    for (std::size_t i = 0; i < g.algebraic.size(); ++i) {
+    std::size_t next_removal = 0;
+    for (std::size_t i = 0; i <= g.algebraic.size(); ++i) {
+        // A removal the referee imposed (SPEC 7), before the move at i: `{k out: why}`.
+        for (; next_removal < g.removals.size() && g.removals[next_removal].before_move == i;
+             ++next_removal) {
+            const auto& r = g.removals[next_removal];
+            text += std::string("{") + kColourChar[r.colour] + " out: " + r.why + "} ";
+        }
+        if (i == g.algebraic.size()) break;
         if (i == 0 && g.setup_move[0]) text += "{setup} ";
         if (!g.setup_move[i] && !in_play) {
             in_play = true;

@@ -64,6 +64,14 @@ struct GameRecord {
     std::array<bool, kColours> heart_lost{};
     std::string termination;
     std::string final_fen;
+    /// Removals the referee imposed in a three-player game (SPEC 7): before which move (an
+    /// index into `moves`), whom, and why. Records write them as `{k out: why}`.
+    struct Removal {
+        std::size_t before_move;
+        Colour colour;
+        std::string why;
+    };
+    std::vector<Removal> removals;
 
     /// "1-0", "0-1", "1/2-1/2" (two players); "1-0-0" style per g-b-k, halves for draws.
     std::string result() const;

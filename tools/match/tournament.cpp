@@ -1,6 +1,8 @@
 // tools/match/tournament.cpp: see tournament.h.
 #include "tournament.h"
 
+#include "engine/clouds.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -130,6 +132,13 @@ void Tournament::worker() {
         GameConfig gc = cfg_.game;
         if (!cfg_.setups.empty())
             gc.start_fen = cfg_.setups[std::size_t(idx / 2) % cfg_.setups.size()];
+        if (cfg_.clouds_hi > 0) {  // SPEC 16: the same clouds for every game of a group
+            const int group = idx / (gc.players == 3 ? 6 : 2);
+            const std::string field = clouds_field(draw_clouds(
+                cfg_.cloud_seed + std::uint64_t(group), cfg_.clouds_lo, cfg_.clouds_hi));
+            if (gc.start_fen.empty()) gc.start_fen = gc.players == 3 ? kStartFen3 : kStartFen2;
+            if (!field.empty()) gc.start_fen += " " + field;
+        }
         for (int c = 0; c < gc.players; ++c) {
             gc.seat_depth[c] = cfg_.engines[std::size_t(seat[c])].depth;
             gc.seat_nodes[c] = cfg_.engines[std::size_t(seat[c])].nodes;

@@ -28,6 +28,10 @@ struct TournamentConfig {
     std::optional<Sprt> sprt;         ///< two engines, two players only
     std::string event = "klinzha-match";
     int report_every = 1;  ///< print a score line every this many games (0 = never)
+    /// Clouded cells (SPEC 16): drawn for each group of games (a colour-swapped pair; in
+    /// three-player games the six seatings) from seed cloud_seed + group, lo..hi cells.
+    int clouds_lo = 0, clouds_hi = 0;
+    std::uint64_t cloud_seed = 0;
 };
 
 /// One finished game as the tables need it (also one line of the state file).
