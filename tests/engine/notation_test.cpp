@@ -146,7 +146,7 @@ TEST_CASE("SPEC 11.2: lenient input") {
         "2 Hh89,Qg47,Rg68,Bh68,Ni89,Nh79,Ph89,Ph56,Pg57,Wh67 Qf15,Rh23,Bi12,Ng25,Ng24,Ph35,"
         "Ph13,Ph12,Wg35 - b heart 0 1");
     CHECK(read_as(heart, "HPh13") == "H@h13");
-    CHECK(read_as(heart, "Kh13") == "H@h13");  // E4: K = king = heart
+    CHECK(read_as(heart, "Kh13") == "H@h13");              // E4: K = king = heart
     CHECK(read_as(heart, "Hh23").rfind("error", 0) == 0);  // no letter means a pawn
     auto p = make("2 He38,Qe38,Pi99,Nd17,Nd16,Pd28 Hi11,Pi11,Rd38,Pc28 - g play 0 1");
     CHECK(read_as(p, "QxRd38") == "e38d38");
@@ -188,7 +188,8 @@ TEST_CASE("algebraic notation round-trips for every legal move of every perft po
             Rules rules;
             std::istringstream os(opts);
             for (std::string w; os >> w;)
-                if (w != "-") REQUIRE_FALSE(rules.set(w.substr(0, w.find('=')), w.substr(w.find('=') + 1)));
+                if (w != "-")
+                    REQUIRE_FALSE(rules.set(w.substr(0, w.find('=')), w.substr(w.find('=') + 1)));
             auto root = make(fen, rules);
             MoveList first;
             generate_legal(root, first);

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -155,4 +157,67 @@ TEST_CASE("e2e: end of input ends the engine") {
     // Closing stdin happens in the destructor; here just check a prompt quit works too.
     c.send("quit");
     CHECK(c.wait_exit(5000) == 0);
+}
+
+namespace {
+/// Runs the klinzha binary with a shell command line; returns standard output and sets rc.
+std::string run_cli(const std::string& args, int& rc, const std::string& input = "") {
+    std::string cmd = std::string(KLINZHA_BINARY) + " " + args + " 2>/dev/null";
+    if (!input.empty()) {
+        const std::string path = "klinzha_cli_input_" + std::to_string(::getpid()) + ".txt";
+        std::ofstream(path) << input;
+        cmd += " < " + path;
+    }
+    std::string out;
+    FILE* f = ::popen(cmd.c_str(), "r");
+    REQUIRE(f);
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) out.append(buf, n);
+    int status = ::pclose(f);
+    rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return out;
+}
+}  // namespace
+
+TEST_CASE("cli: perft takes a position string with key=value fields and Name=value words") {
+    int rc = 0;
+    // variants.epd: clouds in the position string (D2 2394), Ablative as a rule word (D2 407).
+    auto out = run_cli(
+        "perft 2 '2 Qh67,Ri77,Bg68,Ni67,Nh57,Pi88,Pg79,Pf59,Wi66 Bi44,Ni33,Ni12,"
+        "Pg36,Wh12 - b place 0 1 clouds=d17,d27,e38,e48,f48,f59,g58,g68,h68'",
+        rc);
+    CHECK(rc == 0);
+    CHECK(out.find("Nodes searched: 2394") != std::string::npos);
+    out = run_cli(
+        "perft 2 '2 Hh78,Rf58,Ph79,Ph68,Pg79,Wg69 Hi23,Rh24,Bi12,Pi33,Ph13,Wf25 - g play "
+        "4 15 ablated=d17,g13,f69,g14,f59,f15' Ablative=6",
+        rc);
+    CHECK(rc == 0);
+    CHECK(out.find("Nodes searched: 407") != std::string::npos);
+    run_cli("perft 1 '2 - - - g place 0 1 ablated=e38'", rc);
+    CHECK(rc == 2);  // ablated outside play: a clear error
+}
+
+TEST_CASE("cli: replay and analyse --record read a record; --multipv in any spelling") {
+    const std::string record =
+        "[Event \"t\"]\n\n{setup} Wh78 Qg79 Rg69 Bf59 Ng68 Nf58 i88 i89 i99 Wh24 Qg14 Rg13 Bf14 "
+        "Ng24 Nf15 i12 i23 i11 Hi99 Hi11 {play} 1. i78 *\n";
+    int rc = 0;
+    auto out = run_cli("replay - --final", rc, record);
+    CHECK(rc == 0);
+    CHECK(out.find(" b play 1 1") != std::string::npos);
+    out = run_cli("replay -", rc, "Wh78 Zz99 *\n");
+    CHECK(rc == 1);
+    out = run_cli("analyse --record - --depth 1", rc, record);
+    CHECK(rc == 0);
+    CHECK(out.find("summary g: 1 moves") != std::string::npos);
+    for (const char* spelling : {"--multipv", "--MultiPV", "--MULTIPV"}) {
+        out = run_cli(std::string("analyse '2 Hg68,Rh78,Bh89,Ni89,Nf69,Pi66,Ph67,Pg79,Wi77 Hg24,"
+                                  "Qh56,Rh34,Be38,Nf26,Pi11,Ph24,Ph23,Wh12 - b play 24 16' "
+                                  "--depth 2 ") +
+                          spelling + " 3",
+                      rc);
+        CHECK(rc == 0);
+        CHECK(out.find("line 3") != std::string::npos);
+    }
 }

@@ -13,6 +13,7 @@
 #include "engine/geometry.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/record.h"
 #include "referee.h"
 #include "tournament.h"
 
@@ -183,6 +184,49 @@ TEST_CASE("referee: setup through the protocol, recorded in algebraic notation")
     auto pgn = to_pgn(rec, cfg, 1, "test");
     CHECK(pgn.find("{setup}") != std::string::npos);
     CHECK(pgn.find("{play}") != std::string::npos);
+    // The record reads back (klinzha replay) to the referee's final position.
+    std::istringstream in(pgn);
+    auto games = read_records(in);
+    REQUIRE(games.size() == 1);
+    auto r = replay(games[0], Rules{}, 2, false);
+    CHECK(r.error == "");
+    REQUIRE_FALSE(r.fens.empty());
+    CHECK(r.fens.back() == rec.final_fen);
+}
+
+TEST_CASE("referee: a three-player removal is recorded as {k out: why} and replays") {
+    GameConfig cfg = config("3 Hi99,Pi99,Re38 Hi11,Pi11 Hd38,Pd38,Na19,Wc17 g play 0 1", 3);
+    cfg.max_fullmoves = 3;
+    Scripted g("G", {"i99i89"}), b("B", {"!crash"}), k("K", {});
+    auto rec = play_game({&g, &b, &k}, cfg);
+    REQUIRE(rec.removals.size() == 1);
+    CHECK(rec.removals[0].colour == BLUE);
+    auto pgn = to_pgn(rec, cfg, 1, "test");
+    CHECK(pgn.find("{b out: crashed}") != std::string::npos);
+    std::istringstream in(pgn);
+    auto games = read_records(in);
+    REQUIRE(games.size() == 1);
+    auto r = replay(games[0], Rules{}, 3, false);
+    CHECK(r.error == "");
+    REQUIRE_FALSE(r.fens.empty());
+    CHECK(r.fens.back() == rec.final_fen);
+}
+
+TEST_CASE("klinzha-match records carry the variant; replay honours Variant and Options") {
+    GameConfig cfg = config("2 - - - g place 0 1");
+    REQUIRE_FALSE(cfg.rules.set("UCI_Variant", "klin-zha-italian"));
+    GameRecord rec;
+    rec.players = 2;
+    rec.start_fen = kStartFen2;
+    auto pgn = to_pgn(rec, cfg, 1, "test");
+    CHECK(pgn.find("[Variant \"klin-zha-italian\"]") != std::string::npos);
+    REQUIRE_FALSE(cfg.rules.set("Ablative", "3"));
+    pgn = to_pgn(rec, cfg, 1, "test");
+    CHECK(pgn.find("[Variant \"custom\"]") != std::string::npos);
+    std::istringstream in(pgn);
+    auto r = replay(read_records(in).at(0), Rules{}, 2, false);
+    CHECK(r.error == "");
+    CHECK(r.start.rules() == cfg.rules);
 }
 
 TEST_CASE("schedule: seats rotate so every engine plays every colour equally") {
