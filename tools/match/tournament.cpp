@@ -265,7 +265,7 @@ std::string Tournament::table() const {
     std::snprintf(buf, sizeof buf, "%-16s %6s %6s %6s %6s %7s", "engine", "games", "wins", "draws",
                   "losses", "score");
     o << buf;
-    if (cfg_.game.players == 3) o << "  RH11.1  KZ10.1";
+    o << "  RH11.1  KZ10.1";  // both scorings, for two and three players
     o << "   as green (w-d-l)   as blue (w-d-l)";
     if (cfg_.game.players == 3) o << "   as black (w-d-l)";
     o << '\n';
@@ -276,10 +276,8 @@ std::string Tournament::table() const {
                       cfg_.engines[std::size_t(i)].name.substr(0, 16).c_str(), r.games, r.w, r.d,
                       r.l, 100 * score);
         o << buf;
-        if (cfg_.game.players == 3) {
-            std::snprintf(buf, sizeof buf, "  %6d  %6.1f", r.rh, r.kz);
-            o << buf;
-        }
+        std::snprintf(buf, sizeof buf, "  %6d  %6.1f", r.rh, r.kz);
+        o << buf;
         for (int c = 0; c < cfg_.game.players; ++c) {
             std::snprintf(buf, sizeof buf, "   %5d-%d-%-5d   ", r.seat[c][0], r.seat[c][1],
                           r.seat[c][2]);
