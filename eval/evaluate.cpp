@@ -111,6 +111,9 @@ int sum(const Terms& t) {
 }  // namespace
 
 int evaluate(const Position& pos, Colour us, std::array<Reach, kColours>* reach) {
+    // Reflective (SPEC 21): one army, and both players always have the same moves, so no
+    // static term favours either; the search decides by heart captures and lost positions.
+    if (pos.rules().reflective) return 0;
     auto terms = all_terms(pos, reach);
     int mine = sum(terms[us]);
     int others = 0, n = 0;

@@ -221,3 +221,22 @@ TEST_CASE("cli: replay and analyse --record read a record; --multipv in any spel
         CHECK(out.find("line 3") != std::string::npos);
     }
 }
+
+TEST_CASE("cli: klinzha-match refuses options for the other game size and mismatched setups") {
+    const std::string bin = KLINZHA_BINARY;
+    const std::string match = bin.substr(0, bin.rfind('/')) + "/klinzha-match";
+    auto run = [&](const std::string& args) {
+        int status = std::system((match + " -engine cmd=" + bin + " -engine cmd=" + bin +
+                                  " -depth 1 -games 2 " + args + " >/dev/null 2>&1")
+                                     .c_str());
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    };
+    CHECK(run("-players 3 -variant klin-zha-reflective") == 2);
+    CHECK(run("-players 2 -rule RelationDilemma=true") == 2);
+    CHECK(run("-players 2 -rule KaggasCrown=apex RelationDilemma=true") == 2);
+    CHECK(run("-players 2 -clouds 9-3") == 2);
+    const std::string setups = "klinzha_setups_" + std::to_string(::getpid()) + ".txt";
+    std::ofstream(setups) << "3 - - - g place 0 1\n";
+    CHECK(run("-players 2 -setups " + setups) == 2);
+    std::remove(setups.c_str());
+}

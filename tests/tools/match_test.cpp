@@ -55,16 +55,15 @@ class Scripted : public Player {
 
   private:
     static std::string first_legal(const std::string& cmd) {
-        // "position fen <8 fields> [moves ...]"
+        // "position fen <position string> [moves ...]"
         std::istringstream in(cmd);
         std::string w, fen;
         in >> w >> w;
-        for (int i = 0; i < 8 && in >> w; ++i) fen += (i ? " " : "") + w;
+        while (in >> w && w != "moves") fen += (fen.empty() ? "" : " ") + w;
         Position p;
         Rules r;
         REQUIRE_FALSE(p.set(fen, r));
-        if (in >> w)
-            while (in >> w) p.do_move(std::get<Move>(parse_move(p, w)));
+        while (in >> w) p.do_move(std::get<Move>(parse_move(p, w)));
         MoveList l;
         generate_legal(p, l);
         return l.size ? move_to_string(l.moves[0]) : "0000";
@@ -304,4 +303,39 @@ TEST_CASE("referee: after a removal the engines get the position from there on")
     CHECK(rec.termination.find("B out: illegal move") != std::string::npos);
     CHECK(rec.termination.find("move limit") != std::string::npos);
     CHECK(rec.moves.size() >= 6);
+}
+
+TEST_CASE("tournament: -clouds gives both games of a pair the same clouds, by the SPEC 16 draw") {
+    std::string pgn_path = "/tmp/klinzha_match_clouds_" + std::to_string(::getpid()) + ".pgn";
+    std::remove(pgn_path.c_str());
+    TournamentConfig cfg;
+    cfg.engines = {{"first", "-", {}}, {"second", "-", {}}};
+    cfg.game = config("");
+    cfg.game.max_fullmoves = 1;
+    cfg.games = 4;
+    cfg.report_every = 0;
+    cfg.clouds_lo = cfg.clouds_hi = 5;
+    cfg.cloud_seed = 1;
+    cfg.pgn_path = pgn_path;
+    auto factory = [](const EngineSpec& s) {
+        return std::make_unique<Scripted>(s.name, std::vector<std::string>{});
+    };
+    std::ostringstream out;
+    Tournament t(cfg, out, factory);
+    CHECK(t.run().size() == 4);
+    std::ifstream in(pgn_path);
+    auto games = read_records(in);
+    REQUIRE(games.size() == 4);
+    std::vector<std::string> fens;
+    for (const auto& g : games) {
+        auto r = replay(g, Rules{}, 2, false);
+        CHECK(r.error == "");
+        fens.push_back(r.start.fen());
+    }
+    // Group 0 uses seed 1 + 0: SPEC 16's check value for N = 5, S = 1.
+    CHECK(fens[0] == "2 - - - g place 0 1 clouds=f37,g13,g35,g79,i99");
+    CHECK(fens[1] == fens[0]);
+    CHECK(fens[2] == fens[3]);
+    CHECK(fens[2] != fens[0]);
+    std::remove(pgn_path.c_str());
 }
