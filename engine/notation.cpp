@@ -28,7 +28,9 @@ std::string move_to_string(Move m) {
 }
 
 std::variant<Move, std::string> parse_move(const Position& pos, std::string_view s) {
-    auto bad = [&](const std::string& why) { return "'" + std::string(s) + "': " + why; };
+    auto bad = [&](const std::string& why) {
+        return "'" + std::string(s.substr(0, 40)) + (s.size() > 40 ? "...'" : "'") + ": " + why;
+    };
     Move m;
     if (s == "0000") {
         return bad("the null move is not a legal move in a game");

@@ -144,6 +144,7 @@ int cmd_bench(uci::UciSession& s, const std::vector<std::string>& args) {
     std::string line = "bench";
     for (const auto& a : args) line += " " + a;
     s.handle_command(line);
+    s.wait_task();
     return 0;
 }
 

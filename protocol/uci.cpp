@@ -4,6 +4,7 @@
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <istream>
@@ -110,12 +111,31 @@ UciSession::UciSession(OutputSink::Writer write)
       ctx_{*engine_, [this](const std::string& p) { return sink_.set_log_file(p); }} {}
 
 UciSession::~UciSession() {
+    stop_all();
+}
+
+void UciSession::stop_all() {
+    task_stop_ = true;
     engine_->stop();
+    if (task_.joinable()) task_.join();
     engine_->wait();
 }
 
+void UciSession::run_task(std::function<void()> fn) {
+    if (task_.joinable()) task_.join();
+    task_stop_ = false;
+    task_running_ = true;
+    task_ = std::thread([this, fn = std::move(fn)] {
+        fn();
+        task_running_ = false;
+    });
+}
+
 void UciSession::error(const std::string& what) {
-    sink_.line("info string error: " + what);
+    // What an error quotes is cut, so a huge bad token never comes back whole.
+    constexpr std::size_t kMax = 300;
+    sink_.line("info string error: " +
+               (what.size() > kMax ? what.substr(0, kMax) + "... (cut)" : what));
 }
 
 Outcome UciSession::set_option(std::string_view name, std::string_view value) {
@@ -126,8 +146,7 @@ void UciSession::loop(std::istream& in) {
     std::string line;
     while (std::getline(in, line))
         if (!handle_command(line)) return;
-    engine_->stop();
-    engine_->wait();
+    stop_all();
 }
 
 bool UciSession::handle_command(std::string_view line) {
@@ -137,8 +156,7 @@ bool UciSession::handle_command(std::string_view line) {
     const std::string& cmd = t[0];
     spdlog::debug("command: {}", printable(line));
     if (cmd == "quit") {
-        engine_->stop();
-        engine_->wait();
+        stop_all();
         return false;
     }
     if (cmd == "isready") {
@@ -146,6 +164,7 @@ bool UciSession::handle_command(std::string_view line) {
     } else if (cmd == "uci") {
         cmd_uci();
     } else if (cmd == "stop") {
+        task_stop_ = true;
         engine_->stop();
     } else if (cmd == "ponderhit") {
         engine_->ponderhit();
@@ -186,7 +205,7 @@ void UciSession::cmd_uci() {
 }
 
 void UciSession::cmd_setoption(const std::vector<std::string>& t) {
-    if (engine_->searching()) return error("setoption: not while searching (send stop first)");
+    if (busy()) return error("setoption: not while searching (send stop first)");
     if (t.size() < 3 || t[1] != "name")
         return error("setoption: expected 'setoption name <name> [value <v>]'");
     std::string name, value;
@@ -224,7 +243,9 @@ void UciSession::cmd_position(const std::vector<std::string>& t) {
             return error("position: expected 'moves', not '" + printable(t[i]) + "'");
         moves.assign(t.begin() + std::ptrdiff_t(i) + 1, t.end());
     }
-    if (auto err = engine_->set_position(fen, moves)) error(*err);
+    auto err = engine_->set_position(fen, moves);
+    position_rejected_ = err.has_value();
+    if (err) error(*err);
 }
 
 namespace {
@@ -287,7 +308,7 @@ bool is_go_keyword(const std::string& word) {
 }  // namespace
 
 void UciSession::cmd_go(const std::vector<std::string>& t) {
-    if (engine_->searching()) return error("go: a search is running (send stop first)");
+    if (busy()) return error("go: a search is running (send stop first)");
     engine_->wait();  // the previous search thread may still be returning after bestmove
     SearchLimits lim;
     const Position& pos = engine_->position();
@@ -316,21 +337,39 @@ void UciSession::cmd_go(const std::vector<std::string>& t) {
             return error("go: unknown parameter '" + printable(k) + "'");
         }
     }
-    if (lim.perft > 0) {
-        std::uint64_t total = 0;
-        for (auto& [m, n] : engine_->perft(lim.perft)) {
-            sink_.line(m + ": " + std::to_string(n));
-            total += n;
-        }
-        sink_.line("");
-        sink_.line("Nodes searched: " + std::to_string(total));
+    if (position_rejected_) {
+        error("go: the last position command was rejected; send a valid position first");
+        if (lim.perft == 0) sink_.line("bestmove 0000");
+        return;
+    }
+    // Clocks given, but not the mover's: a timed search with an empty clock (as Stockfish
+    // takes any clock as a timed search), never an endless one.
+    const Colour mover = pos.to_move();
+    if (lim.time[mover] < 0 && std::any_of(lim.time.begin(), lim.time.end(),
+                                            [](std::int64_t t) { return t >= 0; })) {
+        sink_.line(std::string("info string warning: go gives no clock for ") +
+                   kColourChar[mover] + " (to move); taken as 0");
+        lim.time[mover] = 0;
+    }
+    if (lim.perft > 0) {  // on the task thread: isready, stop and quit stay answered
+        const int depth = lim.perft;
+        run_task([this, depth] {
+            std::uint64_t total = 0;
+            for (auto& [m, n] : engine_->perft(depth, &task_stop_)) {
+                sink_.line(m + ": " + std::to_string(n));
+                total += n;
+            }
+            if (task_stop_) sink_.line("info string perft stopped: the counts are partial");
+            sink_.line("");
+            sink_.line("Nodes searched: " + std::to_string(total));
+        });
         return;
     }
     engine_->go(lim);
 }
 
 void UciSession::cmd_bench(const std::vector<std::string>& t) {
-    if (engine_->searching()) return error("bench: a search is running (send stop first)");
+    if (busy()) return error("bench: a search is running (send stop first)");
     int depth = 0;
     if (t.size() > 2) return error("bench: expected 'bench [depth]'");
     if (t.size() == 2) {
@@ -338,13 +377,16 @@ void UciSession::cmd_bench(const std::vector<std::string>& t) {
         if (!v || *v < 1 || *v > 30) return error("bench: depth must be a whole number in 1..30");
         depth = int(*v);
     }
-    auto r = engine_->bench(depth);
-    for (std::size_t i = 0; i < r.per_position.size(); ++i)
-        sink_.line("info string bench position " + std::to_string(i + 1) + " nodes " +
-                   std::to_string(r.per_position[i].second));
-    sink_.line("Nodes searched: " + std::to_string(r.nodes));
-    sink_.line("Nodes/second: " +
-               std::to_string(r.ms > 0 ? r.nodes * 1000 / std::uint64_t(r.ms) : r.nodes));
+    run_task([this, depth] {
+        auto r = engine_->bench(depth, &task_stop_);
+        for (std::size_t i = 0; i < r.per_position.size(); ++i)
+            sink_.line("info string bench position " + std::to_string(i + 1) + " nodes " +
+                       std::to_string(r.per_position[i].second));
+        if (task_stop_) sink_.line("info string bench stopped: the node count is partial");
+        sink_.line("Nodes searched: " + std::to_string(r.nodes));
+        sink_.line("Nodes/second: " +
+                   std::to_string(r.ms > 0 ? r.nodes * 1000 / std::uint64_t(r.ms) : r.nodes));
+    });
 }
 
 }  // namespace klinzha::uci

@@ -6,6 +6,10 @@
 // exactly one `info string error: ...` line and changes nothing.
 #pragma once
 
+#include <thread>
+
+#include <atomic>
+
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -56,6 +60,10 @@ class UciSession {
     Outcome set_option(std::string_view name, std::string_view value);
 
     Engine& engine() { return *engine_; }
+    /// Waits until a running `go perft` or `bench` has finished (does not stop it).
+    void wait_task() {
+        if (task_.joinable()) task_.join();
+    }
     OutputSink& sink() { return sink_; }
 
   private:
@@ -69,6 +77,19 @@ class UciSession {
     OutputSink sink_;
     std::unique_ptr<Engine> engine_;
     OptionContext ctx_;
+    /// The last `position` was rejected: `go` answers with an error and `bestmove 0000`
+    /// until a valid `position` arrives, rather than play for the earlier position.
+    bool position_rejected_ = false;
+    /// `go perft` and `bench` run here, so that `isready`, `stop` and `quit` are answered.
+    std::thread task_;
+    std::atomic<bool> task_running_{false};
+    std::atomic<bool> task_stop_{false};
+    /// True while a search, `go perft` or `bench` runs.
+    bool busy() const { return engine_->searching() || task_running_.load(); }
+    /// Starts fn on the task thread (a finished earlier task is joined first).
+    void run_task(std::function<void()> fn);
+    /// Stops the search and any task, and waits for both.
+    void stop_all();
 };
 
 /// Formats a search report as an `info` line (SPEC 13).

@@ -121,9 +121,10 @@ void Engine::new_game() {
     searcher_.clear();
 }
 
-std::vector<std::pair<std::string, std::uint64_t>> Engine::perft(int depth) {
+std::vector<std::pair<std::string, std::uint64_t>> Engine::perft(int depth,
+                                                                 const std::atomic<bool>* stop) {
     Position p = pos_;
-    return perft_divide(p, depth);
+    return perft_divide(p, depth, stop);
 }
 
 const std::vector<std::pair<std::string, int>>& Engine::bench_positions() {
@@ -152,10 +153,11 @@ const std::vector<std::pair<std::string, int>>& Engine::bench_positions() {
     return positions;
 }
 
-BenchResult Engine::bench(int depth) {
+BenchResult Engine::bench(int depth, const std::atomic<bool>* stop) {
     BenchResult r;
     auto t0 = std::chrono::steady_clock::now();
     for (const auto& [fen, d] : bench_positions()) {
+        if (stop && stop->load()) break;
         Position p;
         p.set(fen, Rules{});
         tt_.clear();

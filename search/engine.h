@@ -4,6 +4,8 @@
 // nothing on error, returning the message instead.
 #pragma once
 
+#include <atomic>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -70,10 +72,14 @@ class Engine {
     void new_game();
 
     /// perft divide of the current position (SPEC 12).
-    std::vector<std::pair<std::string, std::uint64_t>> perft(int depth);
+    /// `stop`, when set by another thread, ends it early (a partial divide).
+    std::vector<std::pair<std::string, std::uint64_t>> perft(int depth,
+                                                             const std::atomic<bool>* stop = nullptr);
     /// Fixed-depth searches of the built-in positions with one thread (SPEC 13 `bench`).
     /// depth 0 uses each position's default depth.
-    BenchResult bench(int depth = 0);
+    /// `stop`, when set by another thread, ends it after the current search (which stop()
+    /// ends at once).
+    BenchResult bench(int depth = 0, const std::atomic<bool>* stop = nullptr);
     /// The built-in bench positions (SPEC 10 strings) and their default depths.
     static const std::vector<std::pair<std::string, int>>& bench_positions();
 

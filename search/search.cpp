@@ -573,12 +573,14 @@ void Searcher::prepare(bool ponder) {
     stop();
     wait();
     stop_ = false;
+    stop_requested_ = false;
     pondering_ = ponder;
     ponderhit_ms_ = -1;
     started_at_ = Clock::now();
 }
 
 void Searcher::stop() {
+    stop_requested_ = true;
     stop_ = true;
     pondering_ = false;
 }
@@ -622,8 +624,9 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
     generate_legal(root, legal);
     std::string why = finished_reason(root, legal);
     auto finish = [&](Move best, Move ponder) {
-        // UCI: while pondering or in infinite mode, bestmove waits for stop/ponderhit.
-        while ((pondering_.load() || sh.limits.infinite) && !stop_.load())
+        // UCI: while pondering or in infinite mode, bestmove waits for stop/ponderhit, also
+        // when the search ends by itself (a forced line, one legal move, a depth limit).
+        while ((pondering_.load() || sh.limits.infinite) && !stop_requested_.load())
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
         // Not "searching" any more before the GUI can see bestmove: its next `go` may come
         // at once (start() joins this thread before starting another).

@@ -99,7 +99,8 @@ class Searcher {
     TranspositionTable& tt_;
     std::thread main_;
     std::atomic<bool> running_{false};
-    std::atomic<bool> stop_{false};
+    std::atomic<bool> stop_{false};            ///< the search threads end (stop, or done)
+    std::atomic<bool> stop_requested_{false};  ///< `stop` arrived: infinite/ponder may answer
     std::atomic<bool> pondering_{false};
     std::atomic<std::int64_t> ponderhit_ms_{-1};
 };

@@ -122,6 +122,7 @@ TEST_CASE("go perft prints a line per move, a blank line and the total (referenc
     Session s;
     s.send("position startpos");
     s.send("go perft 2");
+    s.uci().wait_task();
     auto l = s.lines();
     REQUIRE(l.size() == 144 + 2);
     CHECK(l[144].empty());
@@ -132,6 +133,7 @@ TEST_CASE("go perft prints a line per move, a blank line and the total (referenc
         "position fen 3 Hh79,Qh35,Rd49,Ni99,Ni45,Pi88,Ph68,Pf58,Wh45 Hg36,Qg13,Bi23,Nc29,Nb18,Pi12,"
         "Pg36,Wg24 Hf37,Rd16,Bb29,Ng68,Nf26,Pe38,Wd17 b play 1 20");
     s.send("go perft 3");
+    s.uci().wait_task();
     CHECK(s.lines().back() == "Nodes searched: 76881");
     CHECK(s.lines().size() == 41 + 2);
 }
@@ -233,6 +235,7 @@ TEST_CASE("d, eval and bench extensions") {
     CHECK(s.with_prefix("Evaluation for the player to move").size() == 1);
     s.clear();
     s.send("bench 1");
+    s.uci().wait_task();
     CHECK(s.with_prefix("Nodes searched: ").size() == 1);
     CHECK(s.with_prefix("Nodes/second: ").size() == 1);
 }
@@ -241,6 +244,8 @@ TEST_CASE("bench node count is stable across runs (the build's signature)") {
     Session a, b;
     a.send("bench 2");
     b.send("bench 2");
+    a.uci().wait_task();
+    b.uci().wait_task();
     auto na = a.with_prefix("Nodes searched: ");
     auto nb = b.with_prefix("Nodes searched: ");
     REQUIRE(na.size() == 1);
@@ -358,4 +363,77 @@ TEST_CASE("three players: a player with no legal move drops out while moves are 
     s.clear();
     s.send("position fen 2 Hi99,Pi99 Hi11,Pi11 - g play 0 1 moves i99i89 i89i88");
     CHECK(s.with_prefix("info string error: moves: move 2").size() == 1);
+}
+
+TEST_CASE("issue 11: go infinite and go ponder wait even when the search ends by itself") {
+    Session s;
+    s.send(
+        "position fen 2 Hg68,Rh78,Bh89,Ni89,Nf69,Pi66,Ph67,Pg79,Wi77 Hg24,Qh56,Rh34,Be38,Nf26,"
+        "Pi11,Ph24,Ph23,Wh12 - b play 24 16");
+    s.send("go infinite");
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    CHECK(s.with_prefix("bestmove").empty());  // a forced line: deepening ends, still waits
+    s.send("stop");
+    CHECK_FALSE(s.wait_for("bestmove ", 2000).empty());
+    s.uci().engine().wait();
+    s.clear();
+    s.send("go ponder depth 1");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    CHECK(s.with_prefix("bestmove").empty());
+    s.send("ponderhit");
+    CHECK_FALSE(s.wait_for("bestmove ", 2000).empty());
+    s.uci().engine().wait();
+}
+
+TEST_CASE("issue 11: a go without the mover's clock is a timed search with an empty clock") {
+    Session s;
+    s.send("position startpos");
+    s.send("go btime 100");
+    CHECK(s.with_prefix("info string warning").size() == 1);
+    CHECK_FALSE(s.wait_for("bestmove ", 3000).empty());  // not an endless search
+    s.uci().engine().wait();
+}
+
+TEST_CASE("issue 11: after a rejected position, go answers bestmove 0000 until a valid one") {
+    Session s;
+    s.send("position startpos moves W@h78");
+    s.send("position startpos moves W@i11");  // Blue's region: rejected
+    s.clear();
+    s.send("go depth 1");
+    CHECK(s.wait_for("bestmove ") == "bestmove 0000");
+    CHECK(s.with_prefix("info string error: go").size() == 1);
+    s.send("position startpos");
+    s.clear();
+    s.send("go depth 1");
+    CHECK(s.wait_for("bestmove ") != "bestmove 0000");
+    s.uci().engine().wait();
+}
+
+TEST_CASE("issue 11: an error quotes at most a few hundred characters of the bad input") {
+    Session s;
+    const std::string huge(1'000'000, 'x');
+    s.send("position startpos moves " + huge);
+    s.send("frobnicate" + huge);
+    auto errs = s.with_prefix("info string error");
+    REQUIRE(errs.size() == 2);
+    for (const auto& e : errs) CHECK(e.size() < 400);
+}
+
+TEST_CASE("issue 11: go perft and bench answer isready, stop and quit while they run") {
+    for (const char* cmd : {"go perft 7", "bench 30"}) {
+        Session s;
+        s.send("position startpos");
+        s.send(cmd);
+        s.send("isready");
+        CHECK(s.wait_for("readyok", 1000) == "readyok");
+        s.send("go depth 1");  // refused while it runs
+        CHECK(s.with_prefix("info string error: go").size() == 1);
+        const auto t0 = std::chrono::steady_clock::now();
+        s.send("stop");
+        CHECK_FALSE(s.wait_for("Nodes searched", 5000).empty());
+        s.uci().wait_task();
+        CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+        CHECK(s.with_prefix("info string").size() >= 1);  // says the count is partial
+        CHECK_FALSE(s.send("quit"));
+    }
 }
