@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <thread>
 
 #include "engine/rules.h"
 
@@ -57,9 +58,18 @@ std::vector<Option> make_table() {
                  1,
                  256,
                  {},
-                 "search threads (Lazy SMP)",
+                 "search threads (Lazy SMP); capped at the machine's hardware threads",
                  [](OptionContext& c, const std::string& v) {
-                     c.engine.set_threads(std::stoi(v));
+                     // More threads than the machine runs at once only break the time limits
+                     // (a thread that gets no core cannot stop in time): cap, and say so.
+                     const int want = std::stoi(v);
+                     const int hw = int(std::thread::hardware_concurrency());
+                     if (hw > 0 && want > hw) {
+                         c.engine.set_threads(hw);
+                         return ok("Threads capped at " + std::to_string(hw) +
+                                   ", the hardware threads of this machine");
+                     }
+                     c.engine.set_threads(want);
                      return ok();
                  }});
     t.push_back({"MultiPV",

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <cstdio>
 #include <istream>
 #include <sstream>
@@ -36,6 +37,12 @@ std::optional<std::string> OutputSink::set_log_file(const std::string& path) {
         log_.reset();
         return std::nullopt;
     }
+    // spdlog would create missing folders: a path whose folder does not exist is an error.
+    const auto parent = std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+        return "cannot open debug log file '" + path + "': folder '" + parent.string() +
+               "' does not exist";
     try {
         auto sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>(path, false);
         auto logger = std::make_shared<spdlog::logger>("protocol", sink);

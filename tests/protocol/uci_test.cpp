@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <thread>
 #include <fstream>
 #include <random>
 
@@ -436,4 +438,15 @@ TEST_CASE("issue 11: go perft and bench answer isready, stop and quit while they
         CHECK(s.with_prefix("info string").size() >= 1);  // says the count is partial
         CHECK_FALSE(s.send("quit"));
     }
+}
+
+TEST_CASE("issue 11: Debug Log File never creates folders; Threads is capped with a note") {
+    Session s;
+    s.expect_one_error("setoption name Debug Log File value /nonexistent/x/y.log", "",
+                       "info string error: setoption");
+    CHECK_FALSE(std::filesystem::exists("/nonexistent/x"));
+    s.clear();
+    s.send("setoption name Threads value 256");
+    const int hw = int(std::thread::hardware_concurrency());
+    if (hw > 0 && hw < 256) CHECK(s.with_prefix("info string Threads capped").size() == 1);
 }
