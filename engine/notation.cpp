@@ -98,7 +98,7 @@ std::string to_algebraic(const Position& pos, Move m) {
         MoveList legal;
         generate_legal(pos, legal);
         int candidates = 0;
-        bool row_shared = false, cols_shared = false;
+        bool row_shared = false;  // with two candidates on one row, their columns differ
         for (Move o : legal) {
             if (o.kind() != Move::Normal || o.to() != m.to() || o.carries_heart() ||
                 man_type(pos.man_on(o.from())) != t)
@@ -106,7 +106,6 @@ std::string to_algebraic(const Position& pos, Move m) {
             ++candidates;
             if (o.from() == m.from()) continue;
             row_shared |= row_letter(o.from()) == row_letter(m.from());
-            cols_shared |= columns(o.from()) == columns(m.from());
         }
         if (t == PAWN) {
             if (candidates >= 2)

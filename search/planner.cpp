@@ -98,7 +98,9 @@ Setup build(Scorer& sc, std::vector<PieceType> todo, std::mt19937_64& rng, bool 
     bool improved = true;
     for (int pass = 0; improved && pass < 6; ++pass) {
         improved = false;
-        for (auto& [t, cell] : s.pieces) {
+        for (auto& piece : s.pieces) {  // no structured binding: lambdas capture these
+            const auto t = piece.first;
+            auto& cell = piece.second;
             p.remove_man(cell);
             Bitboard free = sc.cells(t) & ~p.occupied();
             Cell best_cell = cell;

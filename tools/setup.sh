@@ -2,17 +2,18 @@
 # tools/setup.sh: the project's one entry point on a fresh Debian machine.
 #
 #   tools/setup.sh run  [engine args...]  install packages, build Release, start klinzha
-#   tools/setup.sh test [ctest args...]   install packages, build Release and a sanitizer
-#                                         build, run every test (slow ones included)
+#   tools/setup.sh test [ctest args...]   install packages, build Release (GCC), a sanitizer
+#                                         build and a clang build, run every test
 #   tools/setup.sh build                  install packages and build Release only
 #
 # Installing is idempotent: Debian packages are installed only when dpkg says they are
 # missing. Environment: KLINZHA_SKIP_SLOW=1 skips tests labelled `slow`;
-# KLINZHA_NO_SANITIZE=1 skips the AddressSanitizer/UBSan build.
+# KLINZHA_NO_SANITIZE=1 skips the AddressSanitizer/UBSan build; KLINZHA_NO_CLANG=1 the clang
+# build.
 set -euo pipefail
 
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-packages=(g++ cmake make libboost-program-options-dev doctest-dev libspdlog-dev)
+packages=(g++ clang cmake make libboost-program-options-dev doctest-dev libspdlog-dev)
 
 install_packages() {
     local missing=()
@@ -54,6 +55,10 @@ case "$cmd" in
         if [ "${KLINZHA_NO_SANITIZE:-0}" != 1 ]; then
             build build/sanitize -DCMAKE_BUILD_TYPE=Debug -DKLINZHA_SANITIZE=ON
             (cd "$top/build/sanitize" && ctest --output-on-failure -j "$jobs" -LE slow "$@")
+        fi
+        if [ "${KLINZHA_NO_CLANG:-0}" != 1 ]; then  # the project builds with both compilers
+            build build/clang -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++
+            (cd "$top/build/clang" && ctest --output-on-failure -j "$jobs" -LE slow "$@")
         fi
         ;;
     *)

@@ -54,10 +54,11 @@ void check_rows(const std::vector<Row>& rows) {
         const Row& r = rows[i];
         SUBCASE(("row " + std::to_string(i + 1)).c_str()) {
             auto p = testutil::make(r.fen, r.rules);
-            for (auto [depth, expected] : r.counts) {
+            for (const auto& count : r.counts) {  // CAPTURE needs a plain variable
+                const int depth = count.first;
                 CAPTURE(r.fen);
                 CAPTURE(depth);
-                CHECK(perft(p, depth) == expected);
+                CHECK(perft(p, depth) == count.second);
             }
             CHECK(p.fen() == testutil::make(r.fen, r.rules).fen());  // restored
         }

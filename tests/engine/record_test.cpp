@@ -76,7 +76,9 @@ TEST_CASE("random games of every variant replay from their records to the same p
     int games = 0;
     for (const auto& c : cases)
         for (unsigned seed = 1; seed <= 6; ++seed) {
-            auto [text, fens] = random_record(c.fen, c.rules, seed, 120);
+            const auto made = random_record(c.fen, c.rules, seed, 120);
+            const std::string& text = made.first;
+            const auto& fens = made.second;
             std::istringstream in(text);
             auto records = read_records(in);
             REQUIRE(records.size() == 1);
