@@ -264,7 +264,7 @@ TEST_CASE("tournament: results tables, and a stopped run resumes from its state 
         CHECK(done.size() == 4);
         auto table = t.table();
         CHECK(table.find("first") != std::string::npos);
-        CHECK(table.find("Pairs (LL LD LW+DD DW WW): 0 0 2 0 0") != std::string::npos);
+        CHECK(table.find("Ptnml(0-2): [0, 0, 2, 0, 0]") != std::string::npos);
     }
     // Drop the last two lines of the state: as if the run had been stopped after two games.
     std::vector<std::string> lines;

@@ -1,9 +1,13 @@
 // tests/tools/stats_test.cpp: Elo intervals and SPRT decisions against values computed
-// independently (a Python transcription of the textbook formulas: logistic Elo, normal
-// 95% interval, GSPRT LLR = n (s1 - s0)(2 mean - s0 - s1) / (2 var)).
+// independently (Python, from the textbook formulas: logistic Elo, normal 95% interval; the
+// ML GSPRT by a bisection on the Lagrange multiplier, checked against a brute-force
+// maximisation of the constrained likelihood on a grid), and the SPRT's error rate by
+// simulating thousands of tests between equal engines.
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <random>
+#include <string>
 
 #include "stats.h"
 
@@ -34,7 +38,7 @@ TEST_CASE("SPRT bounds, LLR and decisions") {
     CHECK(s.lower() == doctest::Approx(std::log(0.05 / 0.95)));
     CHECK(s.upper() == doctest::Approx(std::log(0.95 / 0.05)));
     Pentanomial p{{5, 20, 40, 25, 10}};
-    CHECK(s.llr(p) == doctest::Approx(0.37982).epsilon(1e-4));
+    CHECK(s.llr(p) == doctest::Approx(0.374955).epsilon(1e-4));
     CHECK(s.decision(s.llr(p)) == "");
     Pentanomial strong{{50, 200, 400, 250, 100}};  // the same mix, ten times as many pairs
     CHECK(s.llr(strong) > s.llr(p));
@@ -46,4 +50,68 @@ TEST_CASE("SPRT bounds, LLR and decisions") {
     CHECK(s.llr(even) < 0);  // equal strength: evidence for elo0 = 0 over elo1 = 5
     Trinomial wins{900, 200, 1200};
     CHECK(s.decision(s.llr(wins)) == "H1");
+    CHECK(s.llr(even) == doctest::Approx(-0.465959).epsilon(1e-4));
+    Sprt ten{0, 10, 0.05, 0.05};
+    CHECK(ten.llr(Trinomial{40, 0, 60}) == doctest::Approx(0.534231).epsilon(1e-4));
 }
+
+TEST_CASE("issue 11: one won pair is no evidence to stop on (was LLR 17.8, H1 accepted)") {
+    Sprt s{0, 50, 0.05, 0.05};
+    const double llr = s.llr(Pentanomial{{0, 0, 0, 0, 1}});
+    CHECK(llr == doctest::Approx(0.133593).epsilon(1e-4));
+    CHECK(s.decision(llr) == "");
+    CHECK(s.llr(Pentanomial{}) == 0);
+    CHECK(s.llr(Trinomial{0, 0, 1}) < 1);
+}
+
+TEST_CASE("issue 11: SPRT parameters are validated") {
+    CHECK_FALSE(Sprt{0, 5, 0.05, 0.05}.validate());
+    CHECK(Sprt{5, 0, 0.05, 0.05}.validate());
+    CHECK(Sprt{5, 5, 0.05, 0.05}.validate());
+    CHECK(Sprt{0, 5, 0, 0.05}.validate());
+    CHECK(Sprt{0, 5, 0.05, 1}.validate());
+    CHECK(Sprt{0, 5, 0.6, 0.5}.validate());
+}
+
+TEST_CASE("issue 11: Elo of degenerate samples is said, never printed as a number") {
+    CHECK(elo_estimate(Trinomial{1, 0, 1}).describe().find("n/a") == std::string::npos);
+    CHECK_FALSE(elo_estimate(Pentanomial{{0, 0, 1, 0, 0}}).finite);  // one pair: no spread
+    CHECK(elo_estimate(Pentanomial{{0, 0, 1, 0, 0}}).describe().rfind("n/a", 0) == 0);
+    CHECK(elo_estimate(Pentanomial{{0, 0, 3, 0, 0}}).describe().rfind("n/a", 0) == 0);
+    CHECK(elo_estimate(Trinomial{0, 0, 4}).describe().rfind("+inf", 0) == 0);
+    CHECK(elo_estimate(Trinomial{4, 0, 0}).describe().rfind("-inf", 0) == 0);
+    CHECK(elo_estimate(Trinomial{}).describe().rfind("n/a", 0) == 0);
+    auto even = elo_estimate(Trinomial{10, 0, 10});
+    CHECK(even.finite);
+    CHECK(even.describe().rfind("+0.0 +/- ", 0) == 0);
+    // LOS and normalised Elo: 60 wins of 100 games, no draws: sigma 0.49, se 0.049.
+    auto e = elo_estimate(Trinomial{40, 0, 60});
+    CHECK(e.los == doctest::Approx(0.979387).epsilon(1e-4));
+    CHECK(e.nelo == doctest::Approx(0.1 / 0.489898 * 800 / std::log(10.0)).epsilon(1e-6));
+}
+
+TEST_SUITE("slow") {
+    TEST_CASE("issue 11: SPRTs between equal engines accept H1 at most at the nominal rate") {
+        // 2000 simulated SPRTs, elo0 = 0, elo1 = 10, alpha = beta = 0.05, equal engines with no
+        // draws (the case that accepted H1 25% of the time with the normal approximation).
+        // The LLR is looked at after every pair, as the runner does. The false-positive rate
+        // must stay below 5% plus three standard errors (0.0146).
+        std::mt19937_64 rng(20261123);
+        const Sprt s{0, 10, 0.05, 0.05};
+        int h1 = 0, runs = 2000;
+        for (int r = 0; r < runs; ++r) {
+            Pentanomial p;
+            for (int pair = 0; pair < 200000; ++pair) {
+                const int wins = int(rng() & 1) + int((rng() >> 1) & 1);
+                p.c[std::size_t(2 * wins)]++;  // LL, LW (=DD slot), WW
+                const std::string d = s.decision(s.llr(p));
+                if (d.empty()) continue;
+                h1 += d == "H1";
+                break;
+            }
+        }
+        const double rate = double(h1) / runs;
+        MESSAGE("false-positive rate ", rate);
+        CHECK(rate <= 0.05 + 3 * std::sqrt(0.05 * 0.95 / runs));
+    }
+}  // TEST_SUITE("slow")

@@ -76,7 +76,9 @@ int main(int argc, char** argv) {
         "maxmoves", po::value<int>()->default_value(0), "adjudicate a draw after this many moves")(
         "resign", po::value<std::vector<std::string>>()->multitoken(),
         "movecount=<n> score=<cp>: resign after n moves at or below -cp (2 players)")(
-        "event", po::value<std::string>()->default_value("klinzha-match"), "PGN Event tag");
+        "event", po::value<std::string>()->default_value("klinzha-match"), "PGN Event tag")(
+        "ratinginterval", po::value<int>()->default_value(10),
+        "print the results, Elo and LLR every N games (two engines, two players; 0 = never)");
 
     TournamentConfig cfg;
     try {
@@ -227,9 +229,12 @@ int main(int argc, char** argv) {
             }
             if (cfg.engines.size() != 2 || cfg.game.players != 2)
                 throw std::runtime_error("-sprt needs exactly two engines and two players");
+            if (auto err = s.validate()) throw std::runtime_error(*err);
             cfg.sprt = s;
         }
         cfg.event = vm["event"].as<std::string>();
+        cfg.report_every = vm["ratinginterval"].as<int>();
+        if (cfg.report_every < 0) throw std::runtime_error("-ratinginterval must be 0 or more");
     } catch (const std::exception& e) {
         std::cerr << "klinzha-match: " << e.what() << "\n(try -help)\n";
         return 2;

@@ -1,7 +1,10 @@
 // tools/match/stats.cpp: see stats.h.
 #include "stats.h"
 
+#include <algorithm>
+#include <boost/math/tools/toms748_solve.hpp>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace klinzha::match {
@@ -18,6 +21,7 @@ double elo_from_score(double s) {
 
 namespace {
 constexpr double kZ95 = 1.959963984540054;
+const double kNeloScale = 800.0 / std::log(10.0);
 
 /// Mean and variance (per sample) of scores `x` with counts `c`.
 template <std::size_t N>
@@ -26,52 +30,122 @@ void moments(const std::array<double, N>& x, const std::array<double, N>& c, dou
     n = 0;
     for (double v : c) n += v;
     mean = 0;
+    var = 0;
+    if (n == 0) return;
     for (std::size_t i = 0; i < N; ++i) mean += x[i] * c[i];
     mean /= n;
-    var = 0;
     for (std::size_t i = 0; i < N; ++i) var += c[i] * (x[i] - mean) * (x[i] - mean);
     var /= n;
 }
 
+/// `per_game`: how many games one sample holds (1 for games, 2 for pairs).
 template <std::size_t N>
-EloEstimate estimate(const std::array<double, N>& x, const std::array<double, N>& c) {
+EloEstimate estimate(const std::array<double, N>& x, const std::array<double, N>& c, int per_game) {
     EloEstimate e;
     double mean, var, n;
     moments(x, c, mean, var, n);
+    e.samples = (long long)n;
     if (n == 0) return e;
     e.score = mean;
     e.elo = elo_from_score(mean);
-    double se = std::sqrt(var / n);
-    double lo = elo_from_score(mean - kZ95 * se), hi = elo_from_score(mean + kZ95 * se);
-    e.error = (hi - lo) / 2;
+    e.finite = n >= 2 && var > 0 && mean > 0 && mean < 1;
+    if (!e.finite) return e;
+    const double se = std::sqrt(var / n);
+    const double lo = elo_from_score(mean - kZ95 * se), hi = elo_from_score(mean + kZ95 * se);
+    e.error = std::isfinite(lo) && std::isfinite(hi) ? (hi - lo) / 2 : INFINITY;
+    const double sigma_game = std::sqrt(var * per_game);  // one game's score
+    e.nelo = (mean - 0.5) / sigma_game * kNeloScale;
+    e.nelo_error = kZ95 * se / sigma_game * kNeloScale;
+    e.los = 0.5 * std::erfc(-(mean - 0.5) / se / std::sqrt(2.0));
     return e;
 }
 
-/// GSPRT log-likelihood ratio, normal approximation: n (s1 - s0)(2 mean - s0 - s1) / (2 var).
+/// The distribution over scores `a` closest (maximum likelihood) to the frequencies `p`
+/// whose mean is s: q_i = p_i / (1 + lambda (a_i - s)), lambda solving
+/// sum p_i (a_i - s) / (1 + lambda (a_i - s)) = 0 (Van den Bergh). Needs every p_i > 0 and
+/// min a < s < max a.
 template <std::size_t N>
-double gsprt(const std::array<double, N>& x, const std::array<double, N>& c, double s0, double s1) {
-    double mean, var, n;
-    moments(x, c, mean, var, n);
-    if (n == 0 || var <= 0) return 0;
-    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var);
+std::array<double, N> constrained_mle(const std::array<double, N>& a,
+                                      const std::array<double, N>& p, double s) {
+    double amin = a[0], amax = a[0];
+    for (double v : a) amin = std::min(amin, v), amax = std::max(amax, v);
+    auto f = [&](double lambda) {
+        double sum = 0;
+        for (std::size_t i = 0; i < N; ++i) sum += p[i] * (a[i] - s) / (1 + lambda * (a[i] - s));
+        return sum;
+    };
+    // 1 + lambda (a_i - s) > 0 for every i: lambda in (-1 / (amax - s), 1 / (s - amin)).
+    const double shrink = 1 - 1e-9;
+    double lo = -shrink / (amax - s), hi = shrink / (s - amin);
+    double lambda = 0;
+    const double flo = f(lo), fhi = f(hi);
+    if (flo <= 0)
+        lambda = lo;
+    else if (fhi >= 0)
+        lambda = hi;
+    else {
+        std::uintmax_t iters = 200;
+        auto r = boost::math::tools::toms748_solve(
+            f, lo, hi, flo, fhi, boost::math::tools::eps_tolerance<double>(60), iters);
+        lambda = (r.first + r.second) / 2;
+    }
+    std::array<double, N> q{};
+    for (std::size_t i = 0; i < N; ++i) q[i] = p[i] / (1 + lambda * (a[i] - s));
+    return q;
 }
 
-// Zero counts make a degenerate variance; a tiny pseudo-count keeps it defined.
+/// GSPRT log-likelihood ratio by maximum likelihood: n sum p_i log(q1_i / q0_i), where q0, q1
+/// are the constrained MLEs for the mean scores s0, s1 and p the observed frequencies.
 template <std::size_t N>
-std::array<double, N> regularised(std::array<double, N> c) {
-    for (auto& v : c) v += 1e-3;
-    return c;
+double gsprt(const std::array<double, N>& a, const std::array<double, N>& counts, double s0,
+             double s1) {
+    double n = 0;
+    for (double v : counts) n += v;
+    if (n == 0) return 0;
+    std::array<double, N> p{};
+    // Zero counts would leave outcomes outside the support; a small pseudo-count keeps every
+    // outcome possible (as fishtest and fastchess do), which also keeps small samples sane.
+    double total = 0;
+    for (std::size_t i = 0; i < N; ++i) total += p[i] = counts[i] + 1e-3;
+    for (auto& v : p) v /= total;
+    const auto q0 = constrained_mle(a, p, s0), q1 = constrained_mle(a, p, s1);
+    double llr = 0;
+    for (std::size_t i = 0; i < N; ++i) llr += counts[i] * std::log(q1[i] / q0[i]);
+    return llr;
 }
 }  // namespace
 
+std::string EloEstimate::describe() const {
+    char buf[96];
+    if (samples == 0) return "n/a (no games)";
+    if (score >= 1) return "+inf (every game won)";
+    if (score <= 0) return "-inf (every game lost)";
+    if (!finite) {
+        std::snprintf(buf, sizeof buf, "n/a (score %.3f from %lld sample%s, no spread)", score,
+                      samples, samples == 1 ? "" : "s");
+        return buf;
+    }
+    const double shown = std::abs(elo) < 0.05 ? 0.0 : elo;  // never "-0.0"
+    std::snprintf(buf, sizeof buf, "%+.1f +/- %.1f", shown, error);
+    return buf;
+}
+
 EloEstimate elo_estimate(const Trinomial& t) {
-    return estimate<3>({0, 0.5, 1}, {double(t.l), double(t.d), double(t.w)});
+    return estimate<3>({0, 0.5, 1}, {double(t.l), double(t.d), double(t.w)}, 1);
 }
 
 EloEstimate elo_estimate(const Pentanomial& p) {
     // A pair's score per game is its total / 2.
-    return estimate<5>({0, 0.25, 0.5, 0.75, 1}, {double(p.c[0]), double(p.c[1]), double(p.c[2]),
-                                                 double(p.c[3]), double(p.c[4])});
+    return estimate<5>(
+        {0, 0.25, 0.5, 0.75, 1},
+        {double(p.c[0]), double(p.c[1]), double(p.c[2]), double(p.c[3]), double(p.c[4])}, 2);
+}
+
+std::optional<std::string> Sprt::validate() const {
+    if (!(elo0 < elo1)) return "-sprt: elo0 must be below elo1";
+    if (!(alpha > 0 && alpha < 1) || !(beta > 0 && beta < 1) || !(alpha + beta < 1))
+        return "-sprt: alpha and beta must lie in (0, 1) with alpha + beta < 1";
+    return std::nullopt;
 }
 
 double Sprt::lower() const {
@@ -82,15 +156,15 @@ double Sprt::upper() const {
 }
 
 double Sprt::llr(const Trinomial& t) const {
-    return gsprt<3>({0, 0.5, 1}, regularised<3>({double(t.l), double(t.d), double(t.w)}),
-                    expected_score(elo0), expected_score(elo1));
+    return gsprt<3>({0, 0.5, 1}, {double(t.l), double(t.d), double(t.w)}, expected_score(elo0),
+                    expected_score(elo1));
 }
 
 double Sprt::llr(const Pentanomial& p) const {
-    return gsprt<5>({0, 0.25, 0.5, 0.75, 1},
-                    regularised<5>({double(p.c[0]), double(p.c[1]), double(p.c[2]), double(p.c[3]),
-                                    double(p.c[4])}),
-                    expected_score(elo0), expected_score(elo1));
+    return gsprt<5>(
+        {0, 0.25, 0.5, 0.75, 1},
+        {double(p.c[0]), double(p.c[1]), double(p.c[2]), double(p.c[3]), double(p.c[4])},
+        expected_score(elo0), expected_score(elo1));
 }
 
 std::string Sprt::decision(double llr) const {

@@ -1,10 +1,14 @@
 // tools/match/stats.h: match statistics: Elo difference with a 95% interval from game or
-// game-pair results, and the sequential probability ratio test (GSPRT, normal
-// approximation, as in fishtest and fastchess) on trinomial (single games) or
-// pentanomial (paired games with colours swapped) counts.
+// game-pair results, normalised Elo, the likelihood of superiority, and the sequential
+// probability ratio test on trinomial (single games) or pentanomial (paired games with
+// colours swapped) counts. The SPRT's log-likelihood ratio is the generalised SPRT by
+// maximum likelihood, as fishtest and fastchess compute it: the multinomial closest to the
+// observed frequencies whose mean score is that of elo0, resp. elo1 (M. Van den Bergh,
+// "Comments on Normalized Elo"; Lagrange multiplier found with Boost.Math's TOMS 748).
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 
 namespace klinzha::match {
@@ -30,17 +34,30 @@ struct Pentanomial {
 struct EloEstimate {
     double elo = 0;
     double error = 0;
-    double score = 0.5;  ///< mean score per game
+    double score = 0.5;     ///< mean score per game
+    double nelo = 0;        ///< normalised Elo: (score - 0.5) / sigma(game score) * 800 / ln 10
+    double nelo_error = 0;  ///< its 95% half-interval
+    double los = 0.5;       ///< likelihood of superiority, P(elo > 0), normal approximation
+    /// False when no finite estimate exists: fewer than two samples (games or pairs), no
+    /// variance (every sample the same), or a score of 0 or 1. Then print `describe()` only.
+    bool finite = false;
+    /// "+12.3 +/- 4.5" when finite, else what is known ("n/a (1 game pair)", "+inf (all
+    /// won)"): never "-0.0" nor "+/- 0.0" from a degenerate sample.
+    std::string describe() const;
+    long long samples = 0;
 };
 
 EloEstimate elo_estimate(const Trinomial& t);
 EloEstimate elo_estimate(const Pentanomial& p);
 
-/// SPRT of H0: elo = elo0 against H1: elo = elo1 with error rates alpha, beta.
+/// SPRT of H0: elo = elo0 against H1: elo = elo1 (logistic Elo) with error rates alpha, beta.
 struct Sprt {
     double elo0 = 0, elo1 = 5, alpha = 0.05, beta = 0.05;
+    /// An error message unless elo0 < elo1 and 0 < alpha, beta < 1 (alpha + beta < 1).
+    std::optional<std::string> validate() const;
     double lower() const;  ///< log(beta / (1 - alpha)): accept H0 at or below
     double upper() const;  ///< log((1 - beta) / alpha): accept H1 at or above
+    /// The log-likelihood ratio (maximum likelihood; 0 with no games).
     double llr(const Trinomial& t) const;
     double llr(const Pentanomial& p) const;
     /// "H0" (elo0 accepted), "H1" (elo1 accepted) or "" (continue) for a log-likelihood ratio.

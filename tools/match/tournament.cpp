@@ -188,13 +188,8 @@ void Tournament::record(const GameRecord& g, const GameSummary& s) {
         out_ << (c ? " vs " : "") << cfg_.engines[std::size_t(s.engine[c])].name;
     out_ << "): " << g.result() << " {" << g.termination << "}" << std::endl;
     if (cfg_.report_every > 0 && int(done_.size()) % cfg_.report_every == 0 &&
-        cfg_.engines.size() == 2 && cfg_.game.players == 2) {
-        auto t = trinomial();
-        auto e = elo_estimate(t);
-        out_ << "Score of " << cfg_.engines[0].name << " vs " << cfg_.engines[1].name << ": " << t.w
-             << " - " << t.l << " - " << t.d << "  [" << std::fixed << std::setprecision(3)
-             << e.score << "] " << t.n() << std::defaultfloat << std::endl;
-    }
+        cfg_.engines.size() == 2 && cfg_.game.players == 2)
+        out_ << rating_lines() << std::flush;
     if (cfg_.sprt) {
         const double llr = cfg_.sprt->llr(pentanomial());
         std::string d = cfg_.sprt->decision(llr);
@@ -204,6 +199,41 @@ void Tournament::record(const GameRecord& g, const GameSummary& s) {
             stop_ = true;
         }
     }
+}
+
+std::string Tournament::rating_lines() const {
+    const auto t = trinomial();
+    const auto p = pentanomial();
+    // Pairs when there are two or more, else single games (fastchess prints the same).
+    const auto e = p.n() >= 2 ? elo_estimate(p) : elo_estimate(t);
+    std::ostringstream o;
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "Results of %s vs %s: %lld - %lld - %lld [%.3f] %lld\n",
+                  cfg_.engines[0].name.c_str(), cfg_.engines[1].name.c_str(), t.w, t.l, t.d,
+                  t.n() ? (t.w + 0.5 * t.d) / double(t.n()) : 0.5, t.n());
+    o << buf << "Elo: " << e.describe();
+    if (e.finite) {
+        std::snprintf(buf, sizeof buf, ", nElo: %+.1f +/- %.1f\nLOS: %.2f %%", e.nelo, e.nelo_error,
+                      100 * e.los);
+        o << buf;
+    }
+    std::snprintf(buf, sizeof buf, ", DrawRatio: %.1f %%, %s\n",
+                  t.n() ? 100.0 * double(t.d) / double(t.n()) : 0.0,
+                  p.n() >= 2 ? "from game pairs (pentanomial)" : "from single games");
+    o << buf;
+    std::snprintf(buf, sizeof buf, "Ptnml(0-2): [%lld, %lld, %lld, %lld, %lld]\n", p.c[0], p.c[1],
+                  p.c[2], p.c[3], p.c[4]);
+    o << buf;
+    if (cfg_.sprt) {
+        const double llr = cfg_.sprt->llr(p);
+        const std::string d = cfg_.sprt->decision(llr);
+        std::snprintf(
+            buf, sizeof buf, "LLR: %.2f (%.2f, %.2f) [%.2f, %.2f] alpha %.3f beta %.3f: %s\n", llr,
+            cfg_.sprt->lower(), cfg_.sprt->upper(), cfg_.sprt->elo0, cfg_.sprt->elo1,
+            cfg_.sprt->alpha, cfg_.sprt->beta, d.empty() ? "continue" : (d + " accepted").c_str());
+        o << buf;
+    }
+    return o.str();
 }
 
 Trinomial Tournament::trinomial() const {
@@ -285,35 +315,7 @@ std::string Tournament::table() const {
         }
         o << '\n';
     }
-    if (n == 2 && cfg_.game.players == 2) {
-        auto t = trinomial();
-        auto p = pentanomial();
-        auto e = p.n() >= 2 ? elo_estimate(p) : elo_estimate(t);
-        if (std::isfinite(e.elo) && std::isfinite(e.error))
-            std::snprintf(buf, sizeof buf, "Elo difference (%s vs %s): %.1f +/- %.1f (95%%), %s\n",
-                          cfg_.engines[0].name.c_str(), cfg_.engines[1].name.c_str(), e.elo,
-                          e.error, p.n() >= 2 ? "pentanomial" : "trinomial");
-        else
-            std::snprintf(buf, sizeof buf,
-                          "Elo difference (%s vs %s): %s (score %.3f: no finite estimate)\n",
-                          cfg_.engines[0].name.c_str(), cfg_.engines[1].name.c_str(),
-                          e.score >= 0.5 ? "+inf" : "-inf", e.score);
-        o << buf;
-        std::snprintf(buf, sizeof buf, "Pairs (LL LD LW+DD DW WW): %lld %lld %lld %lld %lld\n",
-                      p.c[0], p.c[1], p.c[2], p.c[3], p.c[4]);
-        o << buf;
-        if (cfg_.sprt) {
-            double llr = cfg_.sprt->llr(p);
-            std::string d = cfg_.sprt->decision(llr);
-            std::snprintf(
-                buf, sizeof buf,
-                "SPRT elo0=%.1f elo1=%.1f alpha=%.3f beta=%.3f: LLR %.3f [%.3f, %.3f] %s\n",
-                cfg_.sprt->elo0, cfg_.sprt->elo1, cfg_.sprt->alpha, cfg_.sprt->beta, llr,
-                cfg_.sprt->lower(), cfg_.sprt->upper(),
-                d.empty() ? "continue" : (d + " accepted").c_str());
-            o << buf;
-        }
-    }
+    if (n == 2 && cfg_.game.players == 2) o << rating_lines();
     std::map<std::string, int> terms;
     for (const auto& s : done_) terms[s.termination]++;
     o << "Terminations:";

@@ -27,7 +27,7 @@ struct TournamentConfig {
     std::string state_path;           ///< "" = no resume file
     std::optional<Sprt> sprt;         ///< two engines, two players only
     std::string event = "klinzha-match";
-    int report_every = 1;  ///< print a score line every this many games (0 = never)
+    int report_every = 10;  ///< print the rating lines every this many games (0 = never)
     /// Clouded cells (SPEC 16): drawn for each group of games (a colour-swapped pair; in
     /// three-player games the six seatings) from seed cloud_seed + group, lo..hi cells.
     int clouds_lo = 0, clouds_hi = 0;
@@ -75,6 +75,9 @@ class Tournament {
     void record(const GameRecord& g, const GameSummary& s);
     Pentanomial pentanomial() const;
     Trinomial trinomial() const;
+    /// Results, Elo (nElo, LOS, draw ratio), the pentanomial counts and the SPRT line, as
+    /// fastchess prints them (two engines, two players). The caller holds mutex_.
+    std::string rating_lines() const;
 
     TournamentConfig cfg_;
     std::ostream& out_;
