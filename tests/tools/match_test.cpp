@@ -4,6 +4,8 @@
 // army changes hands; the schedule's seat rotation; resume from the state file.
 #include <doctest/doctest.h>
 
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cstdio>
 #include <deque>
@@ -338,4 +340,76 @@ TEST_CASE("tournament: -clouds gives both games of a pair the same clouds, by th
     CHECK(fens[2] == fens[3]);
     CHECK(fens[2] != fens[0]);
     std::remove(pgn_path.c_str());
+}
+
+namespace {
+/// Writes an executable shell script that speaks just enough of the protocol: uciok,
+/// readyok, and for the n-th `go` the line given by `answer n` (after `delay n` seconds).
+std::string script_engine(const std::string& name, const std::string& go_body) {
+    const std::string path = "/tmp/klinzha_script_" + name + "_" + std::to_string(::getpid());
+    std::ofstream f(path);
+    f << "#!/bin/sh\nn=0\nwhile read -r line; do\n  case \"$line\" in\n"
+         "    uci) echo uciok ;;\n    isready) echo readyok ;;\n"
+         "    go*) n=$((n+1)); "
+      << go_body << " ;;\n    quit) exit 0 ;;\n  esac\ndone\n";
+    f.close();
+    ::chmod(path.c_str(), 0755);
+    return path;
+}
+}  // namespace
+
+TEST_CASE("issue 11: engines run in their own process group, and are gone after the player") {
+    EngineSpec spec{"k", KLINZHA_BINARY, {}};
+    pid_t pid = -1;
+    {
+        ProcessPlayer p(spec);
+        REQUIRE_FALSE(p.start());
+        pid = p.pid();
+        REQUIRE(pid > 0);
+        CHECK(::getpgid(pid) == pid);
+        CHECK(::getpgid(pid) != ::getpgrp());
+    }
+    CHECK(::kill(pid, 0) != 0);  // no child outlives its player
+}
+
+TEST_CASE("issue 11: a late bestmove is never taken as the answer to the next go") {
+    // The first go is answered after 0.8 s (late for a 0.3 s timeout), the second at once.
+    const auto path = script_engine(
+        "late",
+        "if [ $n -eq 1 ]; then sleep 0.8; echo 'bestmove LATE'; else echo 'bestmove ON-TIME'; fi");
+    ProcessPlayer p({"late", path, {}});
+    REQUIRE_FALSE(p.start());
+    auto first = p.go("position startpos", "go", 300);
+    CHECK(first.status == Reply::Timeout);
+    CHECK(p.alive());  // the late answer came within the second it is given, and was dropped
+    auto second = p.go("position startpos", "go", 2000);
+    CHECK(second.status == Reply::Ok);
+    CHECK(second.move == "ON-TIME");
+    std::remove(path.c_str());
+    // An engine that never answers is ended, to be restarted before its next game.
+    const auto mute = script_engine("mute", "sleep 30");
+    ProcessPlayer q({"mute", mute, {}});
+    REQUIRE_FALSE(q.start());
+    CHECK(q.go("position startpos", "go", 200).status == Reply::Timeout);
+    CHECK_FALSE(q.alive());
+    std::remove(mute.c_str());
+}
+
+TEST_CASE("issue 11: an engine that cannot start stops the match with an error, no result") {
+    TournamentConfig cfg;
+    cfg.engines = {{"bad", "/nonexistent/engine", {}}, {"good", KLINZHA_BINARY, {}}};
+    cfg.game = config("2 Hi99,Pi99,Re38 Hd38,Pd38,Pi11 - g play 0 1");
+    cfg.games = 2;
+    cfg.report_every = 0;
+    std::ostringstream out;
+    Tournament t(cfg, out);
+    auto done = t.run();
+    CHECK(done.empty());
+    CHECK(t.error().find("exited before answering uci") != std::string::npos);
+    // An option the engine rejects is an error at the start, too.
+    cfg.engines = {{"a", KLINZHA_BINARY, {{"Hsh", "3"}}}, {"b", KLINZHA_BINARY, {}}};
+    std::ostringstream out2;
+    Tournament t2(cfg, out2);
+    CHECK(t2.run().empty());
+    CHECK(t2.error().find("rejected an option") != std::string::npos);
 }

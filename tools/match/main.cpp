@@ -6,7 +6,10 @@
 //                 -players 2 -games 20 -tc 10+0.1 -concurrency 2 -pgnout games.pgn
 //
 // Ctrl-C stops scheduling (running games finish); -state FILE resumes a stopped run.
+#include <unistd.h>
 #include <boost/program_options.hpp>
+
+#include <atomic>
 #include <csignal>
 #include <fstream>
 #include <iostream>
@@ -19,8 +22,22 @@ using namespace klinzha::match;
 
 namespace {
 Tournament* g_tournament = nullptr;
+std::atomic<int> g_interrupts{0};
 extern "C" void on_sigint(int) {
-    if (g_tournament) g_tournament->stop();
+    if (!g_tournament) return;
+    // Only async-signal-safe calls here: atomics and write(2).
+    if (g_interrupts.fetch_add(1) == 0) {
+        g_tournament->stop();
+        const char msg[] =
+            "\nklinzha-match: interrupted: no new games; waiting for the games under way to "
+            "finish (Ctrl-C again abandons them; they are not results)\n";
+        [[maybe_unused]] auto n = write(2, msg, sizeof msg - 1);
+    } else {
+        g_tournament->abandon();
+        const char msg[] =
+            "\nklinzha-match: abandoning the games under way; their engines are being ended\n";
+        [[maybe_unused]] auto n = write(2, msg, sizeof msg - 1);
+    }
 }
 
 std::pair<std::string, std::string> key_value(const std::string& tok) {
@@ -77,6 +94,9 @@ int main(int argc, char** argv) {
         "resign", po::value<std::vector<std::string>>()->multitoken(),
         "movecount=<n> score=<cp>: resign after n moves at or below -cp (2 players)")(
         "event", po::value<std::string>()->default_value("klinzha-match"), "PGN Event tag")(
+        "recover", "retry an engine that fails to start (twice) before stopping the match")(
+        "handshake-timeout", po::value<int>()->default_value(10000),
+        "ms to wait for an engine's uciok and readyok")(
         "ratinginterval", po::value<int>()->default_value(10),
         "print the results, Elo and LLR every N games (two engines, two players; 0 = never)");
 
@@ -234,6 +254,10 @@ int main(int argc, char** argv) {
         }
         cfg.event = vm["event"].as<std::string>();
         cfg.report_every = vm["ratinginterval"].as<int>();
+        cfg.recover = vm.count("recover") > 0;
+        const int handshake = vm["handshake-timeout"].as<int>();
+        if (handshake < 1) throw std::runtime_error("-handshake-timeout must be at least 1 ms");
+        for (auto& e : cfg.engines) e.handshake_ms = handshake;
         if (cfg.report_every < 0) throw std::runtime_error("-ratinginterval must be 0 or more");
     } catch (const std::exception& e) {
         std::cerr << "klinzha-match: " << e.what() << "\n(try -help)\n";
@@ -245,5 +269,9 @@ int main(int argc, char** argv) {
     std::signal(SIGINT, on_sigint);
     t.run();
     std::cout << "\n" << t.table();
+    if (!t.error().empty()) {
+        std::cerr << "klinzha-match: error: " << t.error() << "\n";
+        return 1;
+    }
     return 0;
 }

@@ -33,6 +33,7 @@ void ProcessPlayer::kill_process() {
             usleep(2000);
         }
         if (pid_ > 0) {
+            kill(-pid_, SIGKILL);  // the engine's whole process group
             kill(pid_, SIGKILL);
             waitpid(pid_, nullptr, 0);
         }
@@ -50,6 +51,7 @@ std::optional<std::string> ProcessPlayer::start() {
     pid_ = fork();
     if (pid_ < 0) return std::string("fork: ") + std::strerror(errno);
     if (pid_ == 0) {
+        setpgid(0, 0);  // a group of its own: a terminal's Ctrl-C is the runner's to handle
         dup2(in[0], 0);
         dup2(out[1], 1);
         close(in[1]);
@@ -61,17 +63,47 @@ std::optional<std::string> ProcessPlayer::start() {
     close(out[1]);
     to_ = in[1];
     from_ = out[0];
-    if (!send("uci") || !wait_for("uciok", 10000))
-        return "engine '" + spec_.name + "' did not answer uci";
+    setpgid(pid_, pid_);  // as the child does: whichever runs first
+    const std::string who = "engine '" + spec_.name + "' (" + spec_.cmd + ")";
+    if (!send("uci") || !wait_for("uciok", spec_.handshake_ms)) {
+        const bool died = dead_;
+        kill_process();
+        return who +
+               (died ? " exited before answering uci (is the command right?)"
+                     : " did not answer uci within " + std::to_string(spec_.handshake_ms) + " ms");
+    }
     for (const auto& [k, v] : spec_.options)
-        if (!send("setoption name " + k + " value " + v)) return "engine died";
-    if (!send("isready") || !wait_for("readyok", 10000))
-        return "engine '" + spec_.name + "' did not answer isready";
-    return std::nullopt;
+        if (!send("setoption name " + k + " value " + v)) {
+            kill_process();
+            return who + " died during setoption";
+        }
+    if (!send("isready")) {
+        kill_process();
+        return who + " died during setoption";
+    }
+    // Every line up to readyok: an `info string error` answers a rejected option.
+    const auto deadline = Clock::now() + std::chrono::milliseconds(spec_.handshake_ms);
+    while (true) {
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        auto line = read_line(std::max<std::int64_t>(left, 0));
+        if (!line) {
+            kill_process();
+            return who + " did not answer isready within " + std::to_string(spec_.handshake_ms) +
+                   " ms";
+        }
+        if (*line == "readyok") return std::nullopt;
+        if (line->rfind("info string error", 0) == 0) {
+            kill_process();
+            return who +
+                   " rejected an option: " + line->substr(std::min<std::size_t>(12, line->size()));
+        }
+    }
 }
 
 bool ProcessPlayer::new_game() {
-    return send("ucinewgame") && send("isready") && wait_for("readyok", 10000).has_value();
+    return send("ucinewgame") && send("isready") &&
+           wait_for("readyok", spec_.handshake_ms).has_value();
 }
 
 bool ProcessPlayer::send(const std::string& line) {
@@ -126,6 +158,12 @@ std::optional<std::string> ProcessPlayer::wait_for(const std::string& prefix, st
 Reply ProcessPlayer::go(const std::string& position_cmd, const std::string& go_cmd,
                         std::int64_t timeout_ms) {
     Reply r;
+    // Synchronise first: whatever the engine still had to say (a late bestmove of an
+    // earlier search) is read and dropped here, never taken as this go's answer.
+    if (!send("isready") || !wait_for("readyok", spec_.handshake_ms)) {
+        r.status = Reply::Crash;
+        return r;
+    }
     auto t0 = Clock::now();
     if (!send(position_cmd) || !send(go_cmd)) {
         r.status = Reply::Crash;
@@ -143,7 +181,7 @@ Reply ProcessPlayer::go(const std::string& position_cmd, const std::string& go_c
             } else {
                 r.status = Reply::Timeout;
                 send("stop");  // take the late bestmove off the pipe, if it comes
-                wait_for("bestmove", 1000);
+                if (!wait_for("bestmove", 1000)) kill_process();  // restarted before next use
             }
             return r;
         }

@@ -1,6 +1,7 @@
 // tools/match/player.h: a participant of a refereed game. ProcessPlayer runs an engine as
-// a child process speaking the protocol of SPEC 13 over pipes; tests substitute scripted
-// players through the same interface.
+// a child process speaking the protocol of SPEC 13 over pipes, in a process group of its
+// own (a terminal's Ctrl-C reaches the runner, not the engines; the runner ends them); tests
+// substitute scripted players through the same interface.
 #pragma once
 
 #include <sys/types.h>
@@ -20,6 +21,7 @@ struct EngineSpec {
     std::vector<std::pair<std::string, std::string>> options;
     int depth = 0;            ///< `depth=N`: this engine searches to depth N (0: the match's)
     std::uint64_t nodes = 0;  ///< `nodes=N`: this engine searches N nodes (0: the match's)
+    std::int64_t handshake_ms = 10000;  ///< wait this long for `uciok` and `readyok`
 };
 
 /// The answer to one `go`. Timeout: no bestmove in time; Crash: the process died or closed
@@ -36,11 +38,17 @@ class Player {
   public:
     virtual ~Player() = default;
     virtual std::string name() const = 0;
-    /// Starts (or restarts) the engine and does the handshake. Returns an error or nullopt.
+    /// Starts (or restarts) the engine and does the handshake: `uci`, the options, `isready`.
+    /// Returns an error (no answer in time, or an option the engine rejects with an `info
+    /// string error` line) or nullopt.
     virtual std::optional<std::string> start() = 0;
     /// `ucinewgame` and `isready`; false if the engine does not answer.
     virtual bool new_game() = 0;
-    /// Sends `position_cmd` and `go_cmd`; waits up to timeout_ms for `bestmove`.
+    /// Sends `isready` and takes every line up to `readyok` off the pipe (so that no answer
+    /// is read across a `go` boundary), then `position_cmd` and `go_cmd`, and waits up to
+    /// timeout_ms for `bestmove`. After a timeout it sends `stop` and waits a second for the
+    /// late `bestmove`; an engine that does not send it is ended (alive() false, so the
+    /// referee restarts it before its next game).
     virtual Reply go(const std::string& position_cmd, const std::string& go_cmd,
                      std::int64_t timeout_ms) = 0;
     /// True while the engine process is usable.
@@ -57,6 +65,8 @@ class ProcessPlayer : public Player {
     Reply go(const std::string& position_cmd, const std::string& go_cmd,
              std::int64_t timeout_ms) override;
     bool alive() const override { return pid_ > 0 && !dead_; }
+    /// The engine's process id (its process group too), -1 when none runs.
+    pid_t pid() const { return pid_; }
 
   private:
     bool send(const std::string& line);

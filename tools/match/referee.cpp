@@ -4,6 +4,7 @@
 #include <chrono>
 #include <ctime>
 #include <sstream>
+#include <thread>
 
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -133,12 +134,18 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
     std::array<std::int64_t, kColours> clock{cfg.tc.base_ms, cfg.tc.base_ms, cfg.tc.base_ms};
     std::array<int, kColours> moves_made{};
     std::array<int, kColours> bad_scores{};
-    for (int c = 0; c < cfg.players; ++c)
-        if (!seats[c]->alive() && seats[c]->start()) {
-            g.outcome[c] = Outcome::Loss;
-            g.termination = g.names[c] + " could not be started";
+    for (int c = 0; c < cfg.players; ++c) {
+        if (seats[c]->alive()) continue;
+        auto err = seats[c]->start();
+        for (int retry = 0; err && cfg.recover && retry < 2; ++retry) {
+            std::this_thread::sleep_for(std::chrono::seconds(1));
+            err = seats[c]->start();
+        }
+        if (err) {  // no result: the match stops (tournament.h) rather than score it
+            g.aborted = *err;
             return g;
         }
+    }
     for (int c = 0; c < cfg.players; ++c) seats[c]->new_game();
 
     auto finish_draw = [&](const std::string& why) {
@@ -187,6 +194,10 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
     };
 
     while (true) {
+        if (cfg.abandon && cfg.abandon->load()) {
+            g.aborted = "abandoned";
+            return g;
+        }
         const Colour c = pos.to_move();
         if (pos.phase() == Phase::Play) {
             if (pos.game_over()) {  // SPEC 12: who won, and how

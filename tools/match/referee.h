@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -46,6 +47,10 @@ struct GameConfig {
     /// Per-seat fixed depth / nodes (engine options `depth=`, `nodes=`); 0 = use tc.
     std::array<int, kColours> seat_depth{};
     std::array<std::uint64_t, kColours> seat_nodes{};
+    /// Retry an engine that fails to start (twice, a second apart) before giving up.
+    bool recover = false;
+    /// Set by another thread: abandon the game (not a result: GameRecord::aborted).
+    const std::atomic<bool>* abandon = nullptr;
 };
 
 enum class Outcome { Win, Loss, Draw };
@@ -72,6 +77,9 @@ struct GameRecord {
         std::string why;
     };
     std::vector<Removal> removals;
+    /// Not empty when the game could not be played to a result: an engine failed to start,
+    /// or the game was abandoned. Such a game is no result and is not recorded.
+    std::string aborted;
 
     /// "1-0", "0-1", "1/2-1/2" (two players); "1-0-0" style per g-b-k, halves for draws.
     std::string result() const;

@@ -154,7 +154,27 @@ void Tournament::worker() {
             }
             seats.push_back(p);
         }
+        gc.recover = cfg_.recover;
+        gc.abandon = &abandon_;
+        {
+            std::lock_guard lock(mutex_);
+            out_ << "Started game " << idx + 1 << " of " << total_ << " (";
+            for (int c = 0; c < gc.players; ++c)
+                out_ << (c ? " vs " : "") << cfg_.engines[std::size_t(seat[c])].name;
+            out_ << ")" << std::endl;
+        }
+        ++running_;
         GameRecord g = play_game(seats, gc);
+        --running_;
+        if (!g.aborted.empty()) {
+            std::lock_guard lock(mutex_);
+            if (!abandon_ && error_.empty()) {  // an engine that cannot start stops the match
+                error_ = "game " + std::to_string(idx + 1) + ": " + g.aborted;
+                out_ << "Error: " << error_ << "; stopping the match" << std::endl;
+            }
+            stop_ = true;
+            continue;
+        }
         GameSummary s;
         s.index = idx;
         s.players = gc.players;

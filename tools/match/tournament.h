@@ -28,6 +28,7 @@ struct TournamentConfig {
     std::optional<Sprt> sprt;         ///< two engines, two players only
     std::string event = "klinzha-match";
     int report_every = 10;  ///< print the rating lines every this many games (0 = never)
+    bool recover = false;   ///< -recover: retry an engine that fails to start
     /// Clouded cells (SPEC 16): drawn for each group of games (a colour-swapped pair; in
     /// three-player games the six seatings) from seed cloud_seed + group, lo..hi cells.
     int clouds_lo = 0, clouds_hi = 0;
@@ -62,7 +63,20 @@ class Tournament {
     /// Runs until every scheduled game is done, the SPRT decides, or stop() is called.
     /// Returns the summaries of all finished games (resumed ones included).
     std::vector<GameSummary> run();
+    /// Starts no new game; the games under way are played to their end.
     void stop() { stop_ = true; }
+    /// Also abandons the games under way (they are no results and are not recorded).
+    void abandon() {
+        stop_ = true;
+        abandon_ = true;
+    }
+    /// Games under way now.
+    int running() const { return running_.load(); }
+    /// Why the match stopped early ("" if it did not): an engine that could not start.
+    std::string error() const {
+        std::lock_guard lock(mutex_);
+        return error_;
+    }
 
     /// The result table (per engine and per seat; Elo and SPRT lines for two engines).
     std::string table() const;
@@ -83,6 +97,9 @@ class Tournament {
     std::ostream& out_;
     Factory factory_;
     std::atomic<bool> stop_{false};
+    std::atomic<bool> abandon_{false};
+    std::atomic<int> running_{0};
+    std::string error_;
     std::atomic<int> next_{0};
     int total_ = 0;
     mutable std::mutex mutex_;
