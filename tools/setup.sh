@@ -13,7 +13,8 @@
 set -euo pipefail
 
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-packages=(g++ clang cmake make libboost-program-options-dev doctest-dev libspdlog-dev)
+packages=(g++ clang cmake make libboost-dev libboost-program-options-dev doctest-dev libspdlog-dev
+          nlohmann-json3-dev parallel)
 
 install_packages() {
     local missing=()

@@ -17,6 +17,7 @@
 #include "engine/notation.h"
 #include "engine/record.h"
 #include "referee.h"
+#include "state.h"
 #include "tournament.h"
 
 using namespace klinzha;
@@ -274,10 +275,11 @@ TEST_CASE("tournament: results tables, and a stopped run resumes from its state 
         std::ifstream in(state);
         for (std::string l; std::getline(in, l);) lines.push_back(l);
     }
-    REQUIRE(lines.size() == 4);
+    REQUIRE(lines.size() == 5);  // the settings header, then a line per game
+    CHECK(lines[0].find("\"klinzha-match-state\":1") != std::string::npos);
     {
         std::ofstream outf(state, std::ios::trunc);
-        outf << lines[0] << '\n' << lines[1] << '\n';
+        outf << lines[0] << '\n' << lines[1] << '\n' << lines[2] << '\n';
     }
     std::ostringstream out2;
     Tournament again(cfg, out2, factory);
@@ -412,4 +414,132 @@ TEST_CASE("issue 11: an engine that cannot start stops the match with an error, 
     Tournament t2(cfg, out2);
     CHECK(t2.run().empty());
     CHECK(t2.error().find("rejected an option") != std::string::npos);
+}
+
+namespace {
+TournamentConfig heart_match(const std::string& state) {
+    TournamentConfig cfg;
+    cfg.engines = {{"first", "-", {}}, {"second", "-", {}}};
+    cfg.game = config("2 Hi99,Pi99,Re38 Hd38,Pd38,Pi11 - g play 0 1");
+    cfg.games = 4;
+    cfg.state_path = state;
+    cfg.report_every = 0;
+    return cfg;
+}
+Tournament::Factory heart_factory() {
+    return [](const EngineSpec& s) {
+        return std::make_unique<Scripted>(s.name, std::vector<std::string>{"e38d38", "e38d38"});
+    };
+}
+std::vector<std::string> read_lines(const std::string& path) {
+    std::vector<std::string> lines;
+    std::ifstream in(path);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    return lines;
+}
+}  // namespace
+
+TEST_CASE("issue 11: a resume with other settings or engines is refused, naming the difference") {
+    const std::string state = "/tmp/klinzha_state_diff_" + std::to_string(::getpid());
+    std::remove(state.c_str());
+    auto cfg = heart_match(state);
+    std::ostringstream out;
+    {
+        Tournament t(cfg, out, heart_factory());
+        t.run();
+    }
+    auto other = cfg;
+    other.engines[1].cmd = "another-engine";
+    try {
+        Tournament t(other, out, heart_factory());
+        FAIL("resume with another engine accepted");
+    } catch (const std::runtime_error& e) {
+        CHECK(std::string(e.what()).find("engines") != std::string::npos);
+    }
+    other = cfg;
+    other.games = 8;
+    CHECK_THROWS_AS(Tournament(other, out, heart_factory()), std::runtime_error);
+    std::remove(state.c_str());
+}
+
+TEST_CASE("issue 11: a state line cut short by a failed write swallows nothing on resume") {
+    const std::string state = "/tmp/klinzha_state_cut_" + std::to_string(::getpid());
+    std::remove(state.c_str());
+    auto cfg = heart_match(state);
+    std::ostringstream out;
+    {
+        Tournament t(cfg, out, heart_factory());
+        t.run();
+    }
+    auto lines = read_lines(state);
+    REQUIRE(lines.size() == 5);
+    {  // header, game 1, a cut-short game line with no newline (the write failed there)
+        std::ofstream f(state, std::ios::trunc);
+        f << lines[0] << '\n' << lines[1] << '\n' << lines[2].substr(0, 20);
+    }
+    std::ostringstream out2;
+    Tournament t(cfg, out2, heart_factory());
+    CHECK(t.run().size() == 4);  // game 1 kept; the cut game and the rest played again
+    CHECK(out2.str().find("cut short") != std::string::npos);
+    // The next record was not glued onto the cut line: read back, four games.
+    auto st = read_state(state);
+    REQUIRE(st);
+    CHECK(st->games.size() == 4);
+    CHECK(st->warnings.size() == 1);
+    std::remove(state.c_str());
+}
+
+TEST_CASE("issue 11: out-of-range state records are refused, not trusted") {
+    const std::string state = "/tmp/klinzha_state_bad_" + std::to_string(::getpid());
+    auto cfg = heart_match(state);
+    for (
+        const std::string bad :
+        {R"({"index":2,"players":2,"seats":[{"engine":5,"outcome":"win","rh":1,"kz":1},{"engine":1,"outcome":"loss","rh":-1,"kz":0}],"termination":"x"})",
+         R"({"index":100000000,"players":2,"seats":[],"termination":"x"})",
+         R"({"index":0,"players":9,"seats":[],"termination":"x"})",
+         R"({"index":0,"players":2,"seats":[{"engine":0,"outcome":"win","rh":7,"kz":1},{"engine":1,"outcome":"loss","rh":-1,"kz":0}],"termination":"x"})",
+         R"({"index":0,"players":2,"seats":[{"engine":0,"outcome":"maybe","rh":1,"kz":1},{"engine":1,"outcome":"loss","rh":-1,"kz":0}],"termination":"x"})"}) {
+        std::remove(state.c_str());
+        REQUIRE_FALSE(open_state(state, settings_json(cfg), ""));
+        std::ofstream(state, std::ios::app) << bad << '\n';
+        CAPTURE(bad);
+        CHECK_THROWS_AS(read_state(state), std::runtime_error);
+        std::ostringstream out;
+        CHECK_THROWS_AS(Tournament(cfg, out, heart_factory()), std::runtime_error);
+    }
+    std::remove(state.c_str());
+}
+
+TEST_CASE("issue 11: shards play exactly their games; merged they give the unsharded result") {
+    auto cfg = heart_match("");
+    cfg.games = 6;
+    std::ostringstream whole_out;
+    Tournament whole(cfg, whole_out, heart_factory());
+    whole.run();
+    std::vector<GameSummary> parts;
+    std::vector<std::string> files;
+    for (int k = 1; k <= 4; ++k) {
+        auto shard = cfg;
+        shard.shard = std::to_string(k) + "/4";
+        shard.state_path =
+            "/tmp/klinzha_shard_" + std::to_string(k) + "_" + std::to_string(::getpid());
+        std::remove(shard.state_path.c_str());
+        std::ostringstream out;
+        Tournament t(shard, out, heart_factory());
+        for (const auto& g : t.run()) CHECK(g.index % 4 == k - 1);
+        files.push_back(shard.state_path);
+    }
+    TournamentConfig merged_cfg = cfg;
+    std::ostringstream quiet;
+    Tournament merged(merged_cfg, quiet, heart_factory());
+    for (const auto& f : files) {
+        auto st = read_state(f);
+        REQUIRE(st);
+        CHECK(settings_difference(st->settings, settings_json(cfg)) == "");
+        merged.add_results(st->games);
+    }
+    CHECK(merged.table() == whole.table());
+    auto st = read_state(files[0]);
+    CHECK_THROWS_AS(merged.add_results(st->games), std::runtime_error);  // given twice
+    for (const auto& f : files) std::remove(f.c_str());
 }

@@ -13,7 +13,11 @@
 #include <csignal>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
 
+#include "state.h"
 #include "tournament.h"
 
 namespace po = boost::program_options;
@@ -38,6 +42,34 @@ extern "C" void on_sigint(int) {
             "\nklinzha-match: abandoning the games under way; their engines are being ended\n";
         [[maybe_unused]] auto n = write(2, msg, sizeof msg - 1);
     }
+}
+
+/// `-merge STATE...`: the shards' games combined into one result (tables, Elo, SPRT). Refuses
+/// state files of different settings and games that appear twice. Returns the exit code.
+int merge(const std::vector<std::string>& files) {
+    std::optional<StateFile> first;
+    std::vector<GameSummary> games;
+    for (const auto& f : files) {
+        auto st = read_state(f);
+        if (!st) throw std::runtime_error("-merge: '" + f + "' is missing or empty");
+        for (const auto& w : st->warnings) std::cerr << "klinzha-match: " << f << ": " << w << "\n";
+        if (!first) {
+            first = st;
+        } else if (auto diff = settings_difference(first->settings, st->settings); !diff.empty()) {
+            throw std::runtime_error("-merge: '" + f + "' is of a match with other settings (" +
+                                     diff + ")");
+        }
+        games.insert(games.end(), st->games.begin(), st->games.end());
+    }
+    TournamentConfig cfg = config_from_settings(first->settings);
+    cfg.report_every = 0;
+    std::ostringstream quiet;
+    Tournament t(cfg, quiet);
+    t.add_results(games);
+    std::cout << "Merged " << games.size() << " games from " << files.size() << " state files (of "
+              << t.games_to_play() << " scheduled)\n\n"
+              << t.table();
+    return 0;
 }
 
 std::pair<std::string, std::string> key_value(const std::string& tok) {
@@ -97,6 +129,12 @@ int main(int argc, char** argv) {
         "recover", "retry an engine that fails to start (twice) before stopping the match")(
         "handshake-timeout", po::value<int>()->default_value(10000),
         "ms to wait for an engine's uciok and readyok")(
+        "move-timeout", po::value<int>()->default_value(60000),
+        "ms a depth- or node-limited move may take before it counts as no answer")(
+        "shard", po::value<std::string>(),
+        "K/N: play only shard K of N of the games (same games and seats as the whole run); "
+        "needs -state")("merge", po::value<std::vector<std::string>>()->multitoken(),
+                        "STATE...: combine the state files of shards into one result and print it")(
         "ratinginterval", po::value<int>()->default_value(10),
         "print the results, Elo and LLR every N games (two engines, two players; 0 = never)");
 
@@ -115,6 +153,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         std::vector<std::pair<std::string, std::string>> each;
+        std::vector<std::pair<std::size_t, std::string>> engine_tc_words;  // per engine
         for (const auto& opt : parsed.options) {
             if (opt.string_key == "engine") {
                 EngineSpec e;
@@ -128,6 +167,8 @@ int main(int argc, char** argv) {
                         e.depth = int(number(v, "-engine depth"));
                     else if (k == "nodes")
                         e.nodes = std::uint64_t(number(v, "-engine nodes"));
+                    else if (k == "tc" || k == "st" || k == "timemargin")
+                        engine_tc_words.emplace_back(cfg.engines.size(), k + "=" + v);
                     else if (k.rfind("option.", 0) == 0)
                         e.options.emplace_back(k.substr(7), v);
                     else
@@ -145,6 +186,7 @@ int main(int argc, char** argv) {
                 }
             }
         }
+        if (vm.count("merge")) return merge(vm["merge"].as<std::vector<std::string>>());
         if (cfg.engines.size() < 2) throw std::runtime_error("give at least two -engine");
         cfg.game.players = vm["players"].as<int>();
         if (cfg.game.players != 2 && cfg.game.players != 3)
@@ -199,6 +241,41 @@ int main(int argc, char** argv) {
         }
         if (vm.count("delay")) tc.delay_ms = std::int64_t(vm["delay"].as<double>() * 1000);
         tc.margin_ms = vm["margin"].as<int>();
+        // Per-engine clocks (cutechess-cli): tc=, st=, timemargin= start from the match's.
+        cfg.engine_tc.assign(cfg.engines.size(), std::nullopt);
+        for (const auto& [i, word] : engine_tc_words) {
+            auto [k, v] = key_value(word);
+            TimeControl t = cfg.engine_tc[i] ? *cfg.engine_tc[i] : tc;
+            if (k == "tc") {
+                auto p = TimeControl::parse(v);
+                if (!p)
+                    throw std::runtime_error("-engine tc=: expected [moves/]seconds[+increment]");
+                p->margin_ms = t.margin_ms;
+                p->delay_ms = t.delay_ms;
+                t = *p;
+            } else if (k == "st") {
+                t = TimeControl{};
+                t.movetime_ms = std::int64_t(number(v, "-engine st") * 1000);
+            } else {
+                t.margin_ms = std::int64_t(number(v, "-engine timemargin"));
+            }
+            cfg.engine_tc[i] = t;
+        }
+        cfg.game.move_timeout_ms = vm["move-timeout"].as<int>();
+        if (cfg.game.move_timeout_ms < 1)
+            throw std::runtime_error("-move-timeout must be at least 1 ms");
+        if (vm.count("shard")) {
+            const auto sh = vm["shard"].as<std::string>();
+            const auto slash = sh.find('/');
+            const int k =
+                slash == std::string::npos ? 0 : int(number(sh.substr(0, slash), "-shard"));
+            const int n =
+                slash == std::string::npos ? 0 : int(number(sh.substr(slash + 1), "-shard"));
+            if (n < 1 || k < 1 || k > n) throw std::runtime_error("-shard: K/N with 1 <= K <= N");
+            if (!vm.count("state"))
+                throw std::runtime_error("-shard needs -state (to -merge later)");
+            cfg.shard = std::to_string(k) + "/" + std::to_string(n);
+        }
         cfg.concurrency = vm["concurrency"].as<int>();
         if (vm.count("pgnout")) cfg.pgn_path = vm["pgnout"].as<std::string>();
         if (vm.count("state")) cfg.state_path = vm["state"].as<std::string>();
@@ -264,7 +341,14 @@ int main(int argc, char** argv) {
         return 2;
     }
 
-    Tournament t(cfg, std::cout);
+    std::unique_ptr<Tournament> owner;
+    try {
+        owner = std::make_unique<Tournament>(cfg, std::cout);
+    } catch (const std::exception& e) {
+        std::cerr << "klinzha-match: " << e.what() << "\n";
+        return 2;
+    }
+    Tournament& t = *owner;
     g_tournament = &t;
     std::signal(SIGINT, on_sigint);
     t.run();

@@ -89,25 +89,31 @@ double GameRecord::kz_points(Colour c) const {
 
 namespace {
 
-std::string go_command(const TimeControl& tc, const std::array<std::int64_t, kColours>& clock,
+/// The `go` line for the colour to move: the clocks, increments and delays of every colour
+/// (each under its own time control), or the mover's fixed limit.
+std::string go_command(const std::array<TimeControl, kColours>& tcs,
+                       const std::array<std::int64_t, kColours>& clock,
                        const std::array<int, kColours>& moves_made, int players, Colour to_move) {
     std::ostringstream o;
     o << "go";
+    const TimeControl& tc = tcs[to_move];
     if (tc.base_ms >= 0) {
         const char* c = "gbk";
         for (int i = 0; i < players; ++i)
-            o << ' ' << c[i] << "time " << std::max<std::int64_t>(0, clock[i]);
-        if (tc.inc_ms)
-            for (int i = 0; i < players; ++i) o << ' ' << c[i] << "inc " << tc.inc_ms;
-        if (tc.delay_ms)
-            for (int i = 0; i < players; ++i) o << ' ' << c[i] << "delay " << tc.delay_ms;
+            if (tcs[std::size_t(i)].base_ms >= 0)
+                o << ' ' << c[i] << "time " << std::max<std::int64_t>(0, clock[std::size_t(i)]);
+        for (int i = 0; i < players; ++i)
+            if (tcs[std::size_t(i)].base_ms >= 0 && tcs[std::size_t(i)].inc_ms)
+                o << ' ' << c[i] << "inc " << tcs[std::size_t(i)].inc_ms;
+        for (int i = 0; i < players; ++i)
+            if (tcs[std::size_t(i)].base_ms >= 0 && tcs[std::size_t(i)].delay_ms)
+                o << ' ' << c[i] << "delay " << tcs[std::size_t(i)].delay_ms;
         if (tc.moves) o << " movestogo " << tc.moves - moves_made[to_move] % tc.moves;
     } else if (tc.movetime_ms >= 0) {
         o << " movetime " << tc.movetime_ms;
-    } else if (tc.depth) {
-        o << " depth " << tc.depth;
-    } else if (tc.nodes) {
-        o << " nodes " << tc.nodes;
+    } else if (tc.depth || tc.nodes) {
+        if (tc.depth) o << " depth " << tc.depth;
+        if (tc.nodes) o << " nodes " << tc.nodes;
     } else {
         o << " depth 1";
     }
@@ -131,7 +137,18 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
     g.start_fen = pos.fen();
     std::string base_cmd = "position fen " + g.start_fen;
     std::string moves_cmd;
-    std::array<std::int64_t, kColours> clock{cfg.tc.base_ms, cfg.tc.base_ms, cfg.tc.base_ms};
+    // Each seat's time control: its engine's own (tc=, st=, depth=, nodes=), else the match's.
+    std::array<TimeControl, kColours> tcs{};
+    for (int c = 0; c < kColours; ++c) {
+        tcs[std::size_t(c)] = cfg.seat_tc[std::size_t(c)] ? *cfg.seat_tc[std::size_t(c)] : cfg.tc;
+        if (cfg.seat_depth[std::size_t(c)] || cfg.seat_nodes[std::size_t(c)]) {
+            TimeControl fixed;
+            fixed.depth = cfg.seat_depth[std::size_t(c)];
+            fixed.nodes = cfg.seat_nodes[std::size_t(c)];
+            tcs[std::size_t(c)] = fixed;
+        }
+    }
+    std::array<std::int64_t, kColours> clock{tcs[0].base_ms, tcs[1].base_ms, tcs[2].base_ms};
     std::array<int, kColours> moves_made{};
     std::array<int, kColours> bad_scores{};
     for (int c = 0; c < cfg.players; ++c) {
@@ -231,27 +248,22 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
                 continue;
             }
         }
-        std::int64_t timeout = 60000;
-        if (cfg.tc.base_ms >= 0)
-            timeout = std::max<std::int64_t>(0, clock[c]) + cfg.tc.delay_ms + cfg.tc.margin_ms;
-        else if (cfg.tc.movetime_ms >= 0)
-            timeout = cfg.tc.movetime_ms + cfg.tc.margin_ms + 1000;
-        TimeControl seat_tc = cfg.tc;
-        if (cfg.seat_depth[c] || cfg.seat_nodes[c]) {  // a per-engine fixed search
-            seat_tc = TimeControl{};
-            seat_tc.depth = cfg.seat_depth[c];
-            seat_tc.nodes = cfg.seat_nodes[c];
-        }
+        const TimeControl& tc = tcs[c];
+        std::int64_t timeout = cfg.move_timeout_ms;  // depth- or node-limited searches
+        if (tc.base_ms >= 0)
+            timeout = std::max<std::int64_t>(0, clock[c]) + tc.delay_ms + tc.margin_ms;
+        else if (tc.movetime_ms >= 0)
+            timeout = tc.movetime_ms + tc.margin_ms + 1000;
         Reply r = seats[c]->go(base_cmd + (moves_cmd.empty() ? "" : " moves" + moves_cmd),
-                               go_command(seat_tc, clock, moves_made, cfg.players, c), timeout);
+                               go_command(tcs, clock, moves_made, cfg.players, c), timeout);
         if (r.status == Reply::Crash) {
             seats[c]->start();  // ready for the next game
             if (player_out("crashed")) break;
             continue;
         }
-        if (cfg.tc.base_ms >= 0) {
-            clock[c] -= std::max<std::int64_t>(0, r.ms - cfg.tc.delay_ms);
-            if (r.status == Reply::Timeout || clock[c] < -cfg.tc.margin_ms) {
+        if (tc.base_ms >= 0) {
+            clock[c] -= std::max<std::int64_t>(0, r.ms - tc.delay_ms);
+            if (r.status == Reply::Timeout || clock[c] < -tc.margin_ms) {
                 if (player_out("lost on time")) break;
                 continue;
             }
@@ -290,9 +302,9 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
                 g.heart_lost[o] = true;
                 g.outcome[o] = Outcome::Loss;
             }
-        if (cfg.tc.base_ms >= 0) {
-            clock[c] += cfg.tc.inc_ms;
-            if (cfg.tc.moves && ++moves_made[c] % cfg.tc.moves == 0) clock[c] += cfg.tc.base_ms;
+        if (tc.base_ms >= 0) {
+            clock[c] += tc.inc_ms;
+            if (tc.moves && ++moves_made[c] % tc.moves == 0) clock[c] += tc.base_ms;
         }
         if (on_move) on_move(g);
     }

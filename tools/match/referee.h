@@ -47,6 +47,10 @@ struct GameConfig {
     /// Per-seat fixed depth / nodes (engine options `depth=`, `nodes=`); 0 = use tc.
     std::array<int, kColours> seat_depth{};
     std::array<std::uint64_t, kColours> seat_nodes{};
+    /// A seat's own time control (an engine's tc=, st=, timemargin=), else `tc`.
+    std::array<std::optional<TimeControl>, kColours> seat_tc{};
+    /// How long a depth- or node-limited move may take before it counts as no answer (ms).
+    std::int64_t move_timeout_ms = 60000;
     /// Retry an engine that fails to start (twice, a second apart) before giving up.
     bool recover = false;
     /// Set by another thread: abandon the game (not a result: GameRecord::aborted).

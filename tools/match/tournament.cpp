@@ -2,6 +2,7 @@
 #include "tournament.h"
 
 #include "engine/clouds.h"
+#include "state.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,15 +17,6 @@
 namespace klinzha::match {
 
 namespace {
-char outcome_char(Outcome o) {
-    return o == Outcome::Win ? 'W' : o == Outcome::Loss ? 'L' : 'D';
-}
-std::optional<Outcome> outcome_of(char ch) {
-    if (ch == 'W') return Outcome::Win;
-    if (ch == 'L') return Outcome::Loss;
-    if (ch == 'D') return Outcome::Draw;
-    return std::nullopt;
-}
 
 /// The groups of engines that meet: pairs (two players) or triples (three players; with
 /// two engines the triples A A B and A B B).
@@ -43,30 +35,6 @@ std::vector<std::vector<int>> groups(int players, int engines) {
     return g;
 }
 }  // namespace
-
-std::string GameSummary::serialize() const {
-    std::ostringstream o;
-    o << index << ' ' << players;
-    for (int c = 0; c < kColours; ++c)
-        o << ' ' << engine[c] << ' ' << outcome_char(outcome[c]) << ' ' << rh[c] << ' ' << kz[c];
-    o << ' ' << termination;
-    return o.str();
-}
-
-std::optional<GameSummary> GameSummary::parse(const std::string& line) {
-    std::istringstream in(line);
-    GameSummary s;
-    if (!(in >> s.index >> s.players)) return std::nullopt;
-    for (int c = 0; c < kColours; ++c) {
-        char oc;
-        if (!(in >> s.engine[c] >> oc >> s.rh[c] >> s.kz[c])) return std::nullopt;
-        auto o = outcome_of(oc);
-        if (!o) return std::nullopt;
-        s.outcome[c] = *o;
-    }
-    std::getline(in >> std::ws, s.termination);
-    return s;
-}
 
 int schedule_size(int players, int engines, int games_per_group) {
     return int(groups(players, engines).size()) * games_per_group;
@@ -94,18 +62,55 @@ Tournament::Tournament(TournamentConfig cfg, std::ostream& out, Factory factory)
         factory_ = [](const EngineSpec& s) { return std::make_unique<ProcessPlayer>(s); };
     total_ = schedule_size(cfg_.game.players, int(cfg_.engines.size()), cfg_.games);
     finished_.assign(std::size_t(total_), false);
+    if (!cfg_.shard.empty()) {
+        const auto slash = cfg_.shard.find('/');
+        shard_k_ = std::stoi(cfg_.shard.substr(0, slash));
+        shard_n_ = std::stoi(cfg_.shard.substr(slash + 1));
+    }
+    // Output files must be writable before the first game (issue 11): fail now, not later.
+    if (!cfg_.pgn_path.empty()) {
+        std::ofstream probe(cfg_.pgn_path, std::ios::app);
+        if (!probe) throw std::runtime_error("-pgnout: cannot write '" + cfg_.pgn_path + "'");
+    }
     if (!cfg_.state_path.empty()) {
-        std::ifstream in(cfg_.state_path);
-        for (std::string line; std::getline(in, line);) {
-            auto s = GameSummary::parse(line);
-            if (!s || s->index < 0 || s->index >= total_ || finished_[std::size_t(s->index)])
-                continue;
-            finished_[std::size_t(s->index)] = true;
-            done_.push_back(*s);
+        const auto settings = settings_json(cfg_);
+        if (auto st = read_state(cfg_.state_path)) {
+            if (auto diff = settings_difference(st->settings, settings); !diff.empty())
+                throw std::runtime_error("-state: '" + cfg_.state_path +
+                                         "' was written by a match with other settings (" + diff +
+                                         "); give another -state file to start afresh");
+            if (st->shard != cfg_.shard)
+                throw std::runtime_error("-state: '" + cfg_.state_path + "' is of shard '" +
+                                         st->shard + "', not '" + cfg_.shard + "'");
+            for (const auto& w : st->warnings) out_ << "State file: " << w << std::endl;
+            for (const auto& g : st->games) {
+                if (finished_[std::size_t(g.index)] || !in_shard(g.index)) continue;
+                finished_[std::size_t(g.index)] = true;
+                done_.push_back(g);
+            }
         }
+        if (auto err = open_state(cfg_.state_path, settings, cfg_.shard))
+            throw std::runtime_error("-state: " + *err);
         if (!done_.empty())
-            out_ << "Resuming: " << done_.size() << " of " << total_ << " games already played"
-                 << std::endl;
+            out_ << "Resuming: " << done_.size() << " of " << games_to_play()
+                 << " games already played" << std::endl;
+    }
+}
+
+int Tournament::games_to_play() const {
+    int n = 0;
+    for (int i = 0; i < total_; ++i) n += in_shard(i);
+    return n;
+}
+
+void Tournament::add_results(const std::vector<GameSummary>& games) {
+    std::lock_guard lock(mutex_);
+    for (const auto& g : games) {
+        if (g.index < 0 || g.index >= total_ || finished_[std::size_t(g.index)])
+            throw std::runtime_error("game " + std::to_string(g.index + 1) +
+                                     " appears twice (overlapping shards?)");
+        finished_[std::size_t(g.index)] = true;
+        done_.push_back(g);
     }
 }
 
@@ -124,6 +129,7 @@ void Tournament::worker() {
     while (!stop_) {
         int idx = next_.fetch_add(1);
         if (idx >= total_) break;
+        if (!in_shard(idx)) continue;  // another shard plays it (-shard K/N)
         {
             std::lock_guard lock(mutex_);
             if (finished_[std::size_t(idx)]) continue;
@@ -142,6 +148,8 @@ void Tournament::worker() {
         for (int c = 0; c < gc.players; ++c) {
             gc.seat_depth[c] = cfg_.engines[std::size_t(seat[c])].depth;
             gc.seat_nodes[c] = cfg_.engines[std::size_t(seat[c])].nodes;
+            if (std::size_t(seat[c]) < cfg_.engine_tc.size())
+                gc.seat_tc[c] = cfg_.engine_tc[std::size_t(seat[c])];
         }
         // Three-player games with one engine in two seats need a second instance.
         std::vector<std::unique_ptr<Player>> extra;
@@ -195,14 +203,21 @@ void Tournament::record(const GameRecord& g, const GameSummary& s) {
     done_.push_back(s);
     GameConfig gc = cfg_.game;
     gc.start_fen = g.start_fen;
+    // A write that fails stops the run with an error; what was recorded before stays.
+    auto fail = [&](const std::string& why) {
+        if (error_.empty()) {
+            error_ = why;
+            out_ << "Error: " << why << "; stopping the match" << std::endl;
+        }
+        stop_ = true;
+    };
     if (!cfg_.pgn_path.empty()) {
         std::ofstream pgn(cfg_.pgn_path, std::ios::app);
-        pgn << to_pgn(g, gc, s.index + 1, cfg_.event);
+        pgn << to_pgn(g, gc, s.index + 1, cfg_.event) << std::flush;
+        if (!pgn) fail("-pgnout: writing '" + cfg_.pgn_path + "' failed");
     }
-    if (!cfg_.state_path.empty()) {
-        std::ofstream st(cfg_.state_path, std::ios::app);
-        st << s.serialize() << '\n';
-    }
+    if (!cfg_.state_path.empty())
+        if (auto err = append_game(cfg_.state_path, s)) fail("-state: " + *err);
     out_ << "Finished game " << s.index + 1 << " of " << total_ << " (";
     for (int c = 0; c < s.players; ++c)
         out_ << (c ? " vs " : "") << cfg_.engines[std::size_t(s.engine[c])].name;

@@ -29,13 +29,17 @@ struct TournamentConfig {
     std::string event = "klinzha-match";
     int report_every = 10;  ///< print the rating lines every this many games (0 = never)
     bool recover = false;   ///< -recover: retry an engine that fails to start
+    /// Per engine (same order as `engines`): its own time control from `tc=`, `st=`,
+    /// `timemargin=` (cutechess-cli style), else none (the match's applies).
+    std::vector<std::optional<TimeControl>> engine_tc;
+    std::string shard;  ///< "K/N": play only the games of shard K of N (index % N == K - 1)
     /// Clouded cells (SPEC 16): drawn for each group of games (a colour-swapped pair; in
     /// three-player games the six seatings) from seed cloud_seed + group, lo..hi cells.
     int clouds_lo = 0, clouds_hi = 0;
     std::uint64_t cloud_seed = 0;
 };
 
-/// One finished game as the tables need it (also one line of the state file).
+/// One finished game as the tables need it (also one line of the state file, state.h).
 struct GameSummary {
     int index = 0;
     int players = 2;
@@ -44,9 +48,6 @@ struct GameSummary {
     std::array<int, kColours> rh{};
     std::array<double, kColours> kz{};
     std::string termination;
-
-    std::string serialize() const;
-    static std::optional<GameSummary> parse(const std::string& line);
 };
 
 /// The seating of game `index`: engine index per colour.
@@ -60,6 +61,8 @@ class Tournament {
     using Factory = std::function<std::unique_ptr<Player>(const EngineSpec&)>;
     Tournament(TournamentConfig cfg, std::ostream& out, Factory factory = {});
 
+    /// Reads the state file (resume; refused with std::runtime_error when its settings
+    /// differ), and checks that the output files can be written (std::runtime_error if not).
     /// Runs until every scheduled game is done, the SPRT decides, or stop() is called.
     /// Returns the summaries of all finished games (resumed ones included).
     std::vector<GameSummary> run();
@@ -78,6 +81,11 @@ class Tournament {
         return error_;
     }
 
+    /// Adds finished games read elsewhere (`-merge` of shards). Throws std::runtime_error
+    /// for a game index given twice.
+    void add_results(const std::vector<GameSummary>& games);
+    /// The games this run plays: all, or those of its shard.
+    int games_to_play() const;
     /// The result table (per engine and per seat; Elo and SPRT lines for two engines).
     std::string table() const;
     /// The SPRT decision so far: "H0", "H1" or "".
@@ -99,6 +107,8 @@ class Tournament {
     std::atomic<bool> stop_{false};
     std::atomic<bool> abandon_{false};
     std::atomic<int> running_{0};
+    int shard_k_ = 1, shard_n_ = 1;
+    bool in_shard(int index) const { return index % shard_n_ == shard_k_ - 1; }
     std::string error_;
     std::atomic<int> next_{0};
     int total_ = 0;
