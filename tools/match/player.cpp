@@ -190,6 +190,11 @@ Reply ProcessPlayer::go(const std::string& position_cmd, const std::string& go_c
         in >> word;
         if (word == "info") {
             while (in >> word) {
+                if (word == "depth") {
+                    int d = 0;
+                    if (in >> d) r.depth = d;
+                    continue;
+                }
                 if (word != "score") continue;
                 std::string kind;
                 int v = 0;

@@ -32,6 +32,7 @@ struct Reply {
     std::int64_t ms = 0;
     std::optional<int> cp;
     std::optional<int> mate;
+    std::optional<int> depth;  ///< of the last `info` line with a depth
 };
 
 class Player {

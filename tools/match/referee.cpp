@@ -294,6 +294,18 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
         g.moves.push_back(move_to_string(m));
         g.movers.push_back(c);
         g.setup_move.push_back(pos.phase() != Phase::Play);
+        {
+            char buf[64];
+            std::string score = "book";
+            if (r.mate)
+                score = (*r.mate > 0 ? "+M" : "-M") + std::to_string(std::abs(*r.mate));
+            else if (r.cp) {
+                std::snprintf(buf, sizeof buf, "%+.2f", *r.cp / 100.0);
+                score = buf;
+            }
+            std::snprintf(buf, sizeof buf, "/%d %.3fs", r.depth.value_or(0), r.ms / 1000.0);
+            g.comments.push_back(score + buf);
+        }
         pos.do_move(m);
         moves_cmd += " " + g.moves.back();
         for (int o = 0; o < kColours; ++o)
@@ -327,16 +339,28 @@ std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round,
     char date[16];
     std::time_t now = std::time(nullptr);
     std::strftime(date, sizeof date, "%Y.%m.%d", std::gmtime(&now));
-    o << "[Event \"" << event << "\"]\n[Site \"klinzha-match\"]\n[Date \"" << date
-      << "\"]\n[Round \"" << round << "\"]\n[Green \"" << g.names[GREEN] << "\"]\n[Blue \""
-      << g.names[BLUE] << "\"]\n";
-    if (g.players == 3) o << "[Black \"" << g.names[BLACK] << "\"]\n";
+    // Tag values escaped as PGN wants them (a quote or backslash gets a backslash).
+    auto esc = [](const std::string& v) {
+        std::string out;
+        for (char ch : v) {
+            if (ch == '"' || ch == '\\') out += '\\';
+            out += ch == '\n' ? ' ' : ch;
+        }
+        return out;
+    };
+    o << "[Event \"" << esc(event) << "\"]\n[Site \"klinzha-match\"]\n[Date \"" << date
+      << "\"]\n[Round \"" << round << "\"]\n";
+    if (g.players == 2)  // the Seven Tag Roster that Ordo, BayesElo and PGN readers expect
+        o << "[White \"" << esc(g.names[GREEN]) << "\"]\n[Black \"" << esc(g.names[BLUE])
+          << "\"]\n";
+    o << "[Green \"" << esc(g.names[GREEN]) << "\"]\n[Blue \"" << esc(g.names[BLUE]) << "\"]\n";
+    if (g.players == 3) o << "[Black \"" << esc(g.names[BLACK]) << "\"]\n";
     const std::string variant = cfg.rules.variant_name();
     o << "[Players \"" << g.players << "\"]\n[Variant \"" << (variant.empty() ? "custom" : variant)
       << "\"]\n[Options \"" << cfg.rules.to_string() << "\"]\n[TimeControl \"" << cfg.tc.describe()
       << "\"]\n";
     if (g.start_fen != (g.players == 3 ? kStartFen3 : kStartFen2))
-        o << "[FEN \"" << g.start_fen << "\"]\n";
+        o << "[SetUp \"1\"]\n[FEN \"" << esc(g.start_fen) << "\"]\n";
     o << "[Result \"" << g.result() << "\"]\n[Termination \"" << g.termination << "\"]\n";
     if (g.players == 3) {
         o << "[ScoreRH \"";
@@ -368,6 +392,7 @@ std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round,
         if (in_play && (g.movers[i] == first || number == 0))
             text += std::to_string(++number) + ". ";
         text += g.algebraic[i] + " ";
+        if (i < g.comments.size()) text += "{" + g.comments[i] + "} ";
     }
     text += g.result();
     // Wrap at about 80 columns.

@@ -68,6 +68,9 @@ struct GameRecord {
     std::vector<std::string> algebraic;  ///< RH algebraic notation (SPEC 11)
     std::vector<Colour> movers;
     std::vector<bool> setup_move;
+    /// Per move, what the engine said of it, as fastchess writes it: `+0.35/12 0.512s`
+    /// (score in pawns for the mover, or `+M3`/`-M3`, then depth; time used).
+    std::vector<std::string> comments;
     std::array<Outcome, kColours> outcome{Outcome::Draw, Outcome::Draw, Outcome::Draw};
     std::array<int, kColours> hearts_captured{};
     std::array<bool, kColours> heart_lost{};
