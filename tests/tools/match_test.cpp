@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "compliance.h"
 #include "engine/geometry.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -542,4 +543,19 @@ TEST_CASE("issue 11: shards play exactly their games; merged they give the unsha
     auto st = read_state(files[0]);
     CHECK_THROWS_AS(merged.add_results(st->games), std::runtime_error);  // given twice
     for (const auto& f : files) std::remove(f.c_str());
+}
+
+TEST_CASE("issue 11: --compliance passes klinzha and names what a broken engine fails") {
+    std::ostringstream good;
+    CHECK(check_compliance(KLINZHA_BINARY, 2, good) == 0);
+    CHECK(good.str().find("Compliant: 0") != std::string::npos);
+    std::ostringstream good3;
+    CHECK(check_compliance(KLINZHA_BINARY, 3, good3) == 0);
+    // An engine that answers go at once with a fixed move, infinite or not.
+    const auto path = script_engine("eager", "echo 'bestmove W@h78'");
+    std::ostringstream bad;
+    CHECK(check_compliance(path, 2, bad) > 0);
+    CHECK(bad.str().find("FAIL go infinite") != std::string::npos);
+    CHECK(bad.str().find("FAIL a legal bestmove in the play phase") != std::string::npos);
+    std::remove(path.c_str());
 }

@@ -17,6 +17,7 @@
 #include <optional>
 #include <sstream>
 
+#include "compliance.h"
 #include "state.h"
 #include "tournament.h"
 
@@ -133,8 +134,11 @@ int main(int argc, char** argv) {
         "ms a depth- or node-limited move may take before it counts as no answer")(
         "shard", po::value<std::string>(),
         "K/N: play only shard K of N of the games (same games and seats as the whole run); "
-        "needs -state")("merge", po::value<std::vector<std::string>>()->multitoken(),
-                        "STATE...: combine the state files of shards into one result and print it")(
+        "needs -state")(
+        "compliance", po::value<std::string>(),
+        "ENGINE: check that the engine command answers the protocol as the runner needs it")(
+        "merge", po::value<std::vector<std::string>>()->multitoken(),
+        "STATE...: combine the state files of shards into one result and print it")(
         "ratinginterval", po::value<int>()->default_value(10),
         "print the results, Elo and LLR every N games (two engines, two players; 0 = never)");
 
@@ -187,6 +191,11 @@ int main(int argc, char** argv) {
             }
         }
         if (vm.count("merge")) return merge(vm["merge"].as<std::vector<std::string>>());
+        if (vm.count("compliance"))
+            return check_compliance(vm["compliance"].as<std::string>(), vm["players"].as<int>(),
+                                    std::cout) == 0
+                       ? 0
+                       : 1;
         if (cfg.engines.size() < 2) throw std::runtime_error("give at least two -engine");
         cfg.game.players = vm["players"].as<int>();
         if (cfg.game.players != 2 && cfg.game.players != 3)

@@ -43,6 +43,11 @@ void ProcessPlayer::kill_process() {
 }
 
 std::optional<std::string> ProcessPlayer::start() {
+    if (auto err = spawn()) return err;
+    return handshake();
+}
+
+std::optional<std::string> ProcessPlayer::spawn() {
     kill_process();
     signal(SIGPIPE, SIG_IGN);
     dead_ = false;
@@ -64,6 +69,10 @@ std::optional<std::string> ProcessPlayer::start() {
     to_ = in[1];
     from_ = out[0];
     setpgid(pid_, pid_);  // as the child does: whichever runs first
+    return std::nullopt;
+}
+
+std::optional<std::string> ProcessPlayer::handshake() {
     const std::string who = "engine '" + spec_.name + "' (" + spec_.cmd + ")";
     if (!send("uci") || !wait_for("uciok", spec_.handshake_ms)) {
         const bool died = dead_;

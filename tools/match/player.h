@@ -68,8 +68,15 @@ class ProcessPlayer : public Player {
     bool alive() const override { return pid_ > 0 && !dead_; }
     /// The engine's process id (its process group too), -1 when none runs.
     pid_t pid() const { return pid_; }
+    /// Raw protocol access for `--compliance` (compliance.h): send one line; read one line
+    /// within ms (nullopt on timeout or when the engine closed its output).
+    bool send_line(const std::string& line) { return send(line); }
+    std::optional<std::string> read_line_within(std::int64_t ms) { return read_line(ms); }
+    /// Starts the process without any handshake (compliance checks the handshake itself).
+    std::optional<std::string> spawn();
 
   private:
+    std::optional<std::string> handshake();
     bool send(const std::string& line);
     /// Reads one line within ms; nullopt on timeout or end of output (then dead_ is set).
     std::optional<std::string> read_line(std::int64_t ms);
