@@ -115,12 +115,7 @@ std::vector<Option> make_table() {
                  }});
     {
         std::vector<std::string> presets(kVariantNames.begin(), kVariantNames.end());
-        t.push_back({"UCI_Variant",
-                     T::Combo,
-                     presets.front(),
-                     0,
-                     0,
-                     presets,
+        t.push_back({"UCI_Variant", T::Combo, presets.front(), 0, 0, presets,
                      "rule preset: sets every rule option (SPEC 8)",
                      [](OptionContext& c, const std::string& v) {
                          Rules r = c.engine.rules();
@@ -132,8 +127,7 @@ std::vector<Option> make_table() {
                      }});
     }
     for (const RuleOption& ro : kRuleOptions) {  // SPEC 8: each rule option, from one table
-        Option o{ro.name, T::Check, ro.fallback, ro.min, ro.max, {}, ro.help,
-                 rule_option(ro.name)};
+        Option o{ro.name, T::Check, ro.fallback, ro.min, ro.max, {}, ro.help, rule_option(ro.name)};
         if (ro.type == RuleOption::Type::Spin) o.type = T::Spin;
         if (ro.type == RuleOption::Type::Combo) {
             o.type = T::Combo;

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <istream>
 #include <sstream>
 
@@ -114,7 +114,18 @@ UciSession::UciSession(OutputSink::Writer write)
               if (!ponder.is_none()) s += " ponder " + move_to_string(ponder);
               sink_.line(s);
           },
-          [this](const std::string& s) { sink_.line("info string " + s); }})),
+          [this](const std::string& s) { sink_.line("info string " + s); },
+          [this](const SearchProgress& p) {
+              std::ostringstream o;
+              o << "info depth " << p.depth;
+              if (!p.currmove.is_none())
+                  o << " currmove " << move_to_string(p.currmove) << " currmovenumber "
+                    << p.currmovenumber;
+              const auto nps = p.time_ms > 0 ? p.nodes * 1000 / std::uint64_t(p.time_ms) : 0;
+              o << " nodes " << p.nodes << " nps " << nps << " time " << p.time_ms << " hashfull "
+                << p.hashfull;
+              sink_.line(o.str());
+          }})),
       ctx_{*engine_, [this](const std::string& p) { return sink_.set_log_file(p); }} {}
 
 UciSession::~UciSession() {
@@ -352,10 +363,10 @@ void UciSession::cmd_go(const std::vector<std::string>& t) {
     // Clocks given, but not the mover's: a timed search with an empty clock (as Stockfish
     // takes any clock as a timed search), never an endless one.
     const Colour mover = pos.to_move();
-    if (lim.time[mover] < 0 && std::any_of(lim.time.begin(), lim.time.end(),
-                                            [](std::int64_t t) { return t >= 0; })) {
-        sink_.line(std::string("info string warning: go gives no clock for ") +
-                   kColourChar[mover] + " (to move); taken as 0");
+    if (lim.time[mover] < 0 &&
+        std::any_of(lim.time.begin(), lim.time.end(), [](std::int64_t t) { return t >= 0; })) {
+        sink_.line(std::string("info string warning: go gives no clock for ") + kColourChar[mover] +
+                   " (to move); taken as 0");
         lim.time[mover] = 0;
     }
     if (lim.perft > 0) {  // on the task thread: isready, stop and quit stay answered

@@ -73,8 +73,8 @@ class Engine {
 
     /// perft divide of the current position (SPEC 12).
     /// `stop`, when set by another thread, ends it early (a partial divide).
-    std::vector<std::pair<std::string, std::uint64_t>> perft(int depth,
-                                                             const std::atomic<bool>* stop = nullptr);
+    std::vector<std::pair<std::string, std::uint64_t>> perft(
+        int depth, const std::atomic<bool>* stop = nullptr);
     /// Fixed-depth searches of the built-in positions with one thread (SPEC 13 `bench`).
     /// depth 0 uses each position's default depth.
     /// `stop`, when set by another thread, ends it after the current search (which stop()

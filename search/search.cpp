@@ -111,6 +111,7 @@ class Worker {
 
     /// Iterative deepening. The main worker (id 0) reports and manages time.
     void iterate(const SearchCallbacks& cb) {
+        cb_ = &cb;
         const bool main = id_ == 0;
         const int multipv = std::min<int>(sh_.settings.multipv, int(root_moves.size()));
         int max_depth =
@@ -202,6 +203,7 @@ class Worker {
         if (id_ != 0) return;
         if (sh_.limits.nodes && sh_.nodes() >= sh_.limits.nodes) sh_.stop = true;
         if ((nodes.load(std::memory_order_relaxed) & 1023) != 0) return;
+        progress(Move(), 0);
         if (sh_.pondering.load() || sh_.limits.infinite || sh_.budget.hard_ms < 0) return;
         if (root_depth_ > 1 && sh_.elapsed_for_limits() >= sh_.budget.hard_ms) sh_.stop = true;
     }
@@ -306,11 +308,23 @@ class Worker {
         return search(alpha, beta, depth, ply + 1, pv);
     }
 
+    /// Main thread, after the first second: currmove lines (currmove set), and the
+    /// counters at least once a second (currmove none).
+    void progress(Move currmove, int number) {
+        if (id_ != 0 || !cb_ || !cb_->on_progress) return;
+        const std::int64_t t = ms_since(sh_.start);
+        if (t < 1000) return;
+        if (currmove.is_none() && t - last_progress_ms_ < 1000) return;
+        last_progress_ms_ = t;
+        cb_->on_progress({root_depth_, currmove, number, sh_.nodes(), t, sh_.tt.hashfull()});
+    }
+
     int root_search(int alpha, int beta, int depth, int pv_idx) {
         int best = -kInfinite;
         const Colour mover = pos_.to_move();
         for (std::size_t i = pv_idx; i < root_moves.size(); ++i) {
             RootMove& rm = root_moves[i];
+            progress(rm.move, int(i) + 1);
             pos_.do_move(rm.move);
             nodes.fetch_add(1, std::memory_order_relaxed);
             pv_len_[1] = 1;
@@ -530,6 +544,8 @@ class Worker {
     int id_;
     Position pos_;
     Colour root_;
+    const SearchCallbacks* cb_ = nullptr;
+    std::int64_t last_progress_ms_ = 0;
     int root_depth_ = 1;
     int seldepth_ = 0;
     int players_in_root_ = 2;

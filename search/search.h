@@ -41,11 +41,24 @@ struct SearchInfo {
     std::vector<Move> pv;
 };
 
+/// What a long search says between its iterations (Stockfish's `currmove` lines and a
+/// line a second): from the first second on, each root move as it is searched (currmove
+/// set), and at least once a second the counters (currmove none).
+struct SearchProgress {
+    int depth = 0;
+    Move currmove;
+    int currmovenumber = 0;  ///< 1-based
+    std::uint64_t nodes = 0;
+    std::int64_t time_ms = 0;
+    int hashfull = 0;
+};
+
 /// How the search reports: every call comes from the search's main thread.
 struct SearchCallbacks {
     std::function<void(const SearchInfo&)> on_info;
     std::function<void(Move best, Move ponder)> on_bestmove;
-    std::function<void(const std::string&)> on_string;  ///< `info string` text
+    std::function<void(const std::string&)> on_string;       ///< `info string` text
+    std::function<void(const SearchProgress&)> on_progress;  ///< may be empty
 };
 
 /// Settings copied into each search.

@@ -5,9 +5,9 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <thread>
 #include <fstream>
 #include <random>
+#include <thread>
 
 #include "engine/movegen.h"
 #include "session.h"
@@ -449,4 +449,25 @@ TEST_CASE("issue 11: Debug Log File never creates folders; Threads is capped wit
     s.send("setoption name Threads value 256");
     const int hw = int(std::thread::hardware_concurrency());
     if (hw > 0 && hw < 256) CHECK(s.with_prefix("info string Threads capped").size() == 1);
+}
+
+TEST_CASE("issue 11: a long search is not silent: currmove and a line a second after the first") {
+    Session s;
+    s.send(
+        "position fen 3 Hi99,Qi67,Ri99,Bh68,Ni78,Nh79,Pi56,Pg68,Pf69,Wh78 Hi23,Qh24,Rg25,Bh35,"
+        "Ni34,Ng36,Pi45,Pi23,Ph13,Wh46 Hc17,Qd38,Re27,Bd16,Nd39,Nd17,Pe26,Pd49,Pc17,Wd28 k "
+        "play 5 2");
+    s.send("go infinite");
+    std::this_thread::sleep_for(std::chrono::milliseconds(2600));
+    s.send("stop");
+    CHECK_FALSE(s.wait_for("bestmove ", 2000).empty());
+    s.uci().engine().wait();
+    int periodic = 0, currmove = 0;
+    for (const auto& l : s.with_prefix("info depth")) {
+        if (l.find(" currmove ") != std::string::npos) ++currmove;
+        if (l.find(" currmove ") == std::string::npos && l.find(" pv ") == std::string::npos)
+            ++periodic;
+    }
+    CHECK(currmove >= 1);
+    CHECK(periodic >= 1);
 }

@@ -5,6 +5,7 @@
 #include "state.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -115,6 +116,7 @@ void Tournament::add_results(const std::vector<GameSummary>& games) {
 }
 
 std::vector<GameSummary> Tournament::run() {
+    started_ = std::chrono::steady_clock::now();
     std::vector<std::thread> threads;
     for (int i = 0; i < std::max(1, cfg_.concurrency); ++i)
         threads.emplace_back([this] { worker(); });
@@ -221,7 +223,18 @@ void Tournament::record(const GameRecord& g, const GameSummary& s) {
     out_ << "Finished game " << s.index + 1 << " of " << total_ << " (";
     for (int c = 0; c < s.players; ++c)
         out_ << (c ? " vs " : "") << cfg_.engines[std::size_t(s.engine[c])].name;
-    out_ << "): " << g.result() << " {" << g.termination << "}" << std::endl;
+    out_ << "): " << g.result() << " {" << g.termination << "}";
+    // Time left: the pace of the games finished in this run, for the games still to play.
+    ++finished_this_run_;
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    const int left = games_to_play() - int(done_.size());
+    if (left > 0 && finished_this_run_ > 0) {
+        const long eta = long(secs / finished_this_run_ * left);
+        out_ << "  [" << done_.size() << "/" << games_to_play() << ", about " << eta / 3600 << "h"
+             << (eta / 60) % 60 << "m" << eta % 60 << "s left]";
+    }
+    out_ << std::endl;
     if (cfg_.report_every > 0 && int(done_.size()) % cfg_.report_every == 0 &&
         cfg_.engines.size() == 2 && cfg_.game.players == 2)
         out_ << rating_lines() << std::flush;

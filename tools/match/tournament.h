@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -108,6 +109,8 @@ class Tournament {
     std::atomic<bool> abandon_{false};
     std::atomic<int> running_{0};
     int shard_k_ = 1, shard_n_ = 1;
+    int finished_this_run_ = 0;  ///< for the estimate of the time left
+    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
     bool in_shard(int index) const { return index % shard_n_ == shard_k_ - 1; }
     std::string error_;
     std::atomic<int> next_{0};
