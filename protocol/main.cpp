@@ -177,7 +177,8 @@ int cmd_analyse(uci::UciSession& s, const po::variables_map& vm,
                                      << algebraic_line(info.pv) << std::endl;
                        },
                        [&](Move best, Move) { best_move = best; },
-                       [&](const std::string& msg) { std::cout << msg << std::endl; }};
+                       [&](const std::string& msg) { std::cout << msg << std::endl; },
+                       {}};
     s.engine().analyse(root, lim, cb);
     if (best_move.is_none())
         std::cout << "best move: none\n";
@@ -274,8 +275,10 @@ int cmd_analyse_record(uci::UciSession& s, const po::variables_map& vm, const st
             SearchInfo last;
             s.engine().set_multipv(1);
             s.engine().analyse(p, l,
-                               {[&](const SearchInfo& i) { last = i; }, [](Move, Move) {},
-                                [](const std::string&) {}});
+                               {[&](const SearchInfo& i) { last = i; },
+                                [](Move, Move) {},
+                                [](const std::string&) {},
+                                {}});
             return last;
         };
         if (!annotate) std::cout << "game " << n << "\n";

@@ -364,7 +364,7 @@ void UciSession::cmd_go(const std::vector<std::string>& t) {
     // takes any clock as a timed search), never an endless one.
     const Colour mover = pos.to_move();
     if (lim.time[mover] < 0 &&
-        std::any_of(lim.time.begin(), lim.time.end(), [](std::int64_t t) { return t >= 0; })) {
+        std::any_of(lim.time.begin(), lim.time.end(), [](std::int64_t ms) { return ms >= 0; })) {
         sink_.line(std::string("info string warning: go gives no clock for ") + kColourChar[mover] +
                    " (to move); taken as 0");
         lim.time[mover] = 0;

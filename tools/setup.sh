@@ -2,19 +2,21 @@
 # tools/setup.sh: the project's one entry point on a fresh Debian machine.
 #
 #   tools/setup.sh run  [engine args...]  install packages, build Release, start klinzha
-#   tools/setup.sh test [ctest args...]   install packages, build Release (GCC), a sanitizer
-#                                         build and a clang build, run every test
+#   tools/setup.sh test [ctest args...]   install packages, build Release (GCC), an ASan/UBSan
+#                                         build, a clang build and a ThreadSanitizer build, run
+#                                         every test in each, and the fuzzers for 15 s each
 #   tools/setup.sh build                  install packages and build Release only
 #
 # Installing is idempotent: Debian packages are installed only when dpkg says they are
 # missing. Environment: KLINZHA_SKIP_SLOW=1 skips tests labelled `slow`;
 # KLINZHA_NO_SANITIZE=1 skips the AddressSanitizer/UBSan build; KLINZHA_NO_CLANG=1 the clang
-# build.
+# build; KLINZHA_NO_TSAN=1 the ThreadSanitizer build; KLINZHA_NO_FUZZ=1 the fuzzers
+# (tools/fuzz.sh runs them longer).
 set -euo pipefail
 
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-packages=(g++ clang cmake make libboost-dev libboost-program-options-dev doctest-dev libspdlog-dev
-          nlohmann-json3-dev parallel)
+packages=(g++ clang libclang-rt-dev cmake make libboost-dev libboost-program-options-dev
+          doctest-dev libspdlog-dev nlohmann-json3-dev parallel)
 
 install_packages() {
     local missing=()
@@ -60,6 +62,13 @@ case "$cmd" in
         if [ "${KLINZHA_NO_CLANG:-0}" != 1 ]; then  # the project builds with both compilers
             build build/clang -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++
             (cd "$top/build/clang" && ctest --output-on-failure -j "$jobs" -LE slow "$@")
+        fi
+        if [ "${KLINZHA_NO_TSAN:-0}" != 1 ]; then  # threads: search, stop, ponder, matches
+            build build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKLINZHA_TSAN=ON
+            (cd "$top/build/tsan" && ctest --output-on-failure -j "$jobs" -LE slow "$@")
+        fi
+        if [ "${KLINZHA_NO_FUZZ:-0}" != 1 ]; then
+            bash "$top/tools/fuzz.sh" 15
         fi
         ;;
     *)

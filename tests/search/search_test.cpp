@@ -27,7 +27,7 @@ Result search(const std::string& fen, int depth, const Rules& rules = {}) {
     SearchLimits l;
     l.depth = depth;
     SearchCallbacks cb{
-        [&](const SearchInfo& i) { r.last = i; }, [&](Move b, Move) { r.best = b; }, {}};
+        [&](const SearchInfo& i) { r.last = i; }, [&](Move b, Move) { r.best = b; }, {}, {}};
     e.analyse(e.position(), l, cb);
     return r;
 }
@@ -81,7 +81,7 @@ TEST_CASE("the setup phases: searching every placement gives a legal, finished s
             Move best;
             SearchLimits l;
             l.depth = 2;
-            e.analyse(e.position(), l, {{}, [&](Move b, Move) { best = b; }, {}});
+            e.analyse(e.position(), l, {{}, [&](Move b, Move) { best = b; }, {}, {}});
             REQUIRE_FALSE(best.is_none());
             CHECK(is_legal(e.position(), best));
             moves.push_back(move_to_string(best));
