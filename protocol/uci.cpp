@@ -189,6 +189,11 @@ bool UciSession::handle_command(std::string_view line) {
     } else if (cmd == "debug") {
         if (t.size() != 2 || (t[1] != "on" && t[1] != "off")) error("debug takes on or off");
     } else if (cmd == "ucinewgame") {
+        if (task_running_) {  // bench uses the table that ucinewgame clears: end it first
+            task_stop_ = true;
+            engine_->stop();
+            wait_task();
+        }
         engine_->new_game();
     } else if (cmd == "setoption") {
         cmd_setoption(t);
@@ -371,9 +376,10 @@ void UciSession::cmd_go(const std::vector<std::string>& t) {
     }
     if (lim.perft > 0) {  // on the task thread: isready, stop and quit stay answered
         const int depth = lim.perft;
-        run_task([this, depth] {
+        // The position is copied here: `position` may arrive while the task runs.
+        run_task([this, depth, root = pos] {
             std::uint64_t total = 0;
-            for (auto& [m, n] : engine_->perft(depth, &task_stop_)) {
+            for (auto& [m, n] : Engine::perft(root, depth, &task_stop_)) {
                 sink_.line(m + ": " + std::to_string(n));
                 total += n;
             }

@@ -121,10 +121,9 @@ void Engine::new_game() {
     searcher_.clear();
 }
 
-std::vector<std::pair<std::string, std::uint64_t>> Engine::perft(int depth,
+std::vector<std::pair<std::string, std::uint64_t>> Engine::perft(Position root, int depth,
                                                                  const std::atomic<bool>* stop) {
-    Position p = pos_;
-    return perft_divide(p, depth, stop);
+    return perft_divide(root, depth, stop);
 }
 
 const std::vector<std::pair<std::string, int>>& Engine::bench_positions() {

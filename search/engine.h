@@ -71,10 +71,10 @@ class Engine {
     /// Forgets what the search learnt (TT, history): ucinewgame.
     void new_game();
 
-    /// perft divide of the current position (SPEC 12).
-    /// `stop`, when set by another thread, ends it early (a partial divide).
-    std::vector<std::pair<std::string, std::uint64_t>> perft(
-        int depth, const std::atomic<bool>* stop = nullptr);
+    /// perft divide of `root` (SPEC 12), a copy: the caller may change the engine's position
+    /// while it runs on another thread. `stop`, set by another thread, ends it early.
+    static std::vector<std::pair<std::string, std::uint64_t>> perft(
+        Position root, int depth, const std::atomic<bool>* stop = nullptr);
     /// Fixed-depth searches of the built-in positions with one thread (SPEC 13 `bench`).
     /// depth 0 uses each position's default depth.
     /// `stop`, when set by another thread, ends it after the current search (which stop()

@@ -471,3 +471,21 @@ TEST_CASE("issue 11: a long search is not silent: currmove and a line a second a
     CHECK(currmove >= 1);
     CHECK(periodic >= 1);
 }
+
+TEST_CASE("issue 11 (found by fuzzing): position and ucinewgame while go perft or bench runs") {
+    Session s;
+    s.send("position startpos");
+    s.send("go perft 6");
+    for (int i = 0; i < 20; ++i) {
+        s.send("position startpos moves W@h78 Q@g79");
+        s.send("position fen 2 - - - g place 0 1");
+    }
+    s.send("stop");
+    s.uci().wait_task();
+    s.send("bench 20");
+    s.send("ucinewgame");  // ends the bench first
+    s.send("isready");
+    CHECK(s.wait_for("readyok", 5000) == "readyok");
+    s.send("stop");
+    s.uci().wait_task();
+}
