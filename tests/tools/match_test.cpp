@@ -36,7 +36,8 @@ class Scripted : public Player {
     std::optional<std::string> start() override { return std::nullopt; }
     bool new_game() override { return true; }
     bool alive() const override { return true; }
-    Reply go(const std::string& position_cmd, const std::string&, std::int64_t) override {
+    Reply go(const std::string& position_cmd, const std::string& go_cmd, std::int64_t) override {
+        gos.push_back(go_cmd);
         Reply r;
         if (!script_.empty()) {
             std::string m = script_.front();
@@ -56,6 +57,8 @@ class Scripted : public Player {
         r.move = first_legal(position_cmd);
         return r;
     }
+
+    std::vector<std::string> gos;  ///< every go command received
 
   private:
     static std::string first_legal(const std::string& cmd) {
@@ -558,4 +561,35 @@ TEST_CASE("issue 11: --compliance passes klinzha and names what a broken engine 
     CHECK(bad.str().find("FAIL go infinite") != std::string::npos);
     CHECK(bad.str().find("FAIL a legal bestmove in the play phase") != std::string::npos);
     std::remove(path.c_str());
+}
+
+TEST_CASE("issue 11: each engine's own clock (tc=, st=) as cutechess-cli gives it") {
+    GameConfig cfg = config("2 Hi99,Pi99 Hi11,Pi11 - g play 0 1");
+    cfg.tc = *TimeControl::parse("1+0.1");
+    cfg.seat_tc[BLUE] = *TimeControl::parse("5");
+    cfg.max_fullmoves = 1;
+    Scripted g("G", {}), b("B", {});
+    play_game({&g, &b}, cfg);
+    REQUIRE_FALSE(g.gos.empty());
+    CHECK(g.gos[0].find("gtime 1000") != std::string::npos);
+    CHECK(g.gos[0].find("btime 5000") != std::string::npos);
+    CHECK(g.gos[0].find("ginc 100") != std::string::npos);
+    CHECK(g.gos[0].find("binc") == std::string::npos);
+    TimeControl st;
+    st.movetime_ms = 250;
+    cfg.seat_tc[BLUE] = st;
+    Scripted g2("G", {}), b2("B", {});
+    play_game({&g2, &b2}, cfg);
+    REQUIRE_FALSE(b2.gos.empty());
+    CHECK(b2.gos[0] == "go movetime 250");
+}
+
+TEST_CASE("issue 11: an abandoned game is no result") {
+    GameConfig cfg = config("2 Hi99,Pi99,Re37 Hd38,Pd38,Pi11 - g play 0 1");
+    std::atomic<bool> abandon{true};
+    cfg.abandon = &abandon;
+    Scripted g("G", {}), b("B", {});
+    auto rec = play_game({&g, &b}, cfg);
+    CHECK(rec.aborted == "abandoned");
+    CHECK(rec.moves.empty());
 }
