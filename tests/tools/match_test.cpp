@@ -177,6 +177,19 @@ TEST_CASE("referee: three players, the army changes hands, the game goes on") {
     CHECK(pgn.find("RxHd38") != std::string::npos);
 }
 
+namespace {
+/// A record of one game replays without error to the position `final_fen`.
+void check_replays_to(const std::string& pgn, const std::string& final_fen) {
+    std::istringstream in(pgn);
+    auto games = read_records(in);
+    REQUIRE(games.size() == 1);
+    auto r = replay(games[0], Rules{}, 2, false);
+    CHECK(r.error == "");
+    REQUIRE_FALSE(r.fens.empty());
+    CHECK(r.fens.back() == final_fen);
+}
+}  // namespace
+
 TEST_CASE("referee: setup through the protocol, recorded in algebraic notation") {
     GameConfig cfg = config("");
     cfg.start_fen = "";
@@ -190,14 +203,7 @@ TEST_CASE("referee: setup through the protocol, recorded in algebraic notation")
     auto pgn = to_pgn(rec, cfg, 1, "test");
     CHECK(pgn.find("{setup}") != std::string::npos);
     CHECK(pgn.find("{play}") != std::string::npos);
-    // The record reads back (klinzha replay) to the referee's final position.
-    std::istringstream in(pgn);
-    auto games = read_records(in);
-    REQUIRE(games.size() == 1);
-    auto r = replay(games[0], Rules{}, 2, false);
-    CHECK(r.error == "");
-    REQUIRE_FALSE(r.fens.empty());
-    CHECK(r.fens.back() == rec.final_fen);
+    check_replays_to(pgn, rec.final_fen);  // the record reads back (klinzha replay)
 }
 
 TEST_CASE("referee: a three-player removal is recorded as {k out: why} and replays") {
@@ -209,13 +215,7 @@ TEST_CASE("referee: a three-player removal is recorded as {k out: why} and repla
     CHECK(rec.removals[0].colour == BLUE);
     auto pgn = to_pgn(rec, cfg, 1, "test");
     CHECK(pgn.find("{b out: crashed}") != std::string::npos);
-    std::istringstream in(pgn);
-    auto games = read_records(in);
-    REQUIRE(games.size() == 1);
-    auto r = replay(games[0], Rules{}, 3, false);
-    CHECK(r.error == "");
-    REQUIRE_FALSE(r.fens.empty());
-    CHECK(r.fens.back() == rec.final_fen);
+    check_replays_to(pgn, rec.final_fen);
 }
 
 TEST_CASE("klinzha-match records carry the variant; replay honours Variant and Options") {
