@@ -24,11 +24,26 @@ std::uint8_t gen_of(std::uint64_t d) {
 
 void TranspositionTable::resize(std::size_t mib) {
     mib = std::max<std::size_t>(mib, 1);
-    std::size_t count = mib * 1024 * 1024 / sizeof(Bucket);
-    auto fresh = std::unique_ptr<Bucket[]>(new Bucket[count]);
-    buckets_ = std::move(fresh);
-    count_ = count;
-    mib_ = mib;
+    if (buckets_ && mib == mib_) return;  // unchanged: keep the table and its entries
+    const std::size_t old_mib = mib_;
+    auto allocate = [this](std::size_t m) {
+        const std::size_t count = m * 1024 * 1024 / sizeof(Bucket);
+        buckets_.reset();  // free before allocating: never two tables at once
+        count_ = 0;
+        buckets_.reset(new Bucket[count]);
+        count_ = count;
+        mib_ = m;
+    };
+    try {
+        allocate(mib);
+    } catch (const std::bad_alloc&) {
+        try {
+            allocate(std::max<std::size_t>(old_mib, 1));
+        } catch (const std::bad_alloc&) {
+            allocate(1);
+        }
+        throw;
+    }
 }
 
 void TranspositionTable::clear() {

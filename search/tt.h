@@ -34,8 +34,10 @@ struct TTHit {
 
 class TranspositionTable {
   public:
-    /// Allocates mib MiB (at least 1); the table is cleared. Throws std::bad_alloc if the
-    /// memory cannot be had (the caller keeps the old size then).
+    /// Allocates mib MiB (at least 1) and clears the table; the same size again does
+    /// nothing (the entries stay). The old table is freed first, so peak memory is one table.
+    /// Throws std::bad_alloc if the memory cannot be had; the table then has its old size
+    /// again (or 1 MiB if even that cannot be had back), cleared.
     void resize(std::size_t mib);
     /// Empties every entry (ucinewgame).
     void clear();

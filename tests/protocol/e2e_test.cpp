@@ -10,7 +10,9 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -239,4 +241,52 @@ TEST_CASE("cli: klinzha-match refuses options for the other game size and mismat
     std::ofstream(setups) << "3 - - - g place 0 1\n";
     CHECK(run("-players 2 -setups " + setups) == 2);
     std::remove(setups.c_str());
+}
+
+TEST_CASE(
+    "cli: klinzha-match: unwritable outputs are refused first; Ctrl-C says what it waits for") {
+    const std::string bin = KLINZHA_BINARY;
+    const std::string match = bin.substr(0, bin.rfind('/')) + "/klinzha-match";
+    const std::string base = match + " -engine cmd=" + bin + " -engine cmd=" + bin;
+    int status = std::system(
+        (base + " -depth 1 -games 2 -pgnout /nonexistent/x.pgn >/dev/null 2>&1").c_str());
+    CHECK(WEXITSTATUS(status) == 2);
+    status = std::system(
+        (base + " -depth 1 -games 2 -state /nonexistent/x.json >/dev/null 2>&1").c_str());
+    CHECK(WEXITSTATUS(status) == 2);
+    // A long match interrupted once: it says it waits for the running game; twice: abandons.
+    const std::string err = "klinzha_sigint_" + std::to_string(::getpid()) + ".txt";
+    pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        ::setpgid(0, 0);
+        int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(fd, 2);
+        int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, 1);
+        ::execl("/bin/sh", "sh", "-c",
+                ("exec " + base + " -tc 60+1 -games 2 -ratinginterval 0").c_str(),
+                static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    ::kill(pid, SIGINT);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ::kill(pid, SIGINT);
+    int st = 0;
+    bool exited = false;
+    for (int i = 0; i < 300 && !exited; ++i) {  // at most the move in progress (about 2 s)
+        exited = ::waitpid(pid, &st, WNOHANG) == pid;
+        if (!exited) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    if (!exited) {
+        ::kill(pid, SIGKILL);
+        ::waitpid(pid, &st, 0);
+    }
+    CHECK(exited);
+    std::ifstream in(err);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(text.find("waiting for the games under way") != std::string::npos);
+    CHECK(text.find("abandoning") != std::string::npos);
+    std::remove(err.c_str());
 }
