@@ -20,14 +20,19 @@ TimeBudget plan_time(const SearchLimits& limits, Colour us, std::int64_t overhea
     // Moves still to play under this clock: the period's count, or an estimate.
     int expected = 38 - std::min(ply_hint / 4, 18);
     int mtg = limits.movestogo > 0 ? std::min(limits.movestogo, expected) : expected;
-    // What may be spent without losing on time: the clock less the margin. The delay is
-    // free every move (it never reaches the clock), so it is added whole.
+    // What may be spent without losing on time: the clock less the margin; the delay, free
+    // every move (it never reaches the clock), is added less the overhead below.
     const std::int64_t usable = std::max<std::int64_t>(0, left - overhead_ms);
     std::int64_t base = usable / mtg + inc * 3 / 4;
     std::int64_t hard_cap = usable / 3 + inc / 2;
     if (limits.movestogo == 1) hard_cap = usable * 4 / 5;  // the last move of a period
-    b.soft_ms = std::min(base * 6 / 10, hard_cap) + delay;
-    b.hard_ms = std::min(base * 3, hard_cap) + delay;
+    // The increment is credited only after the move: never plan past what the clock holds.
+    hard_cap = std::min(hard_cap, usable);
+    // The delay is free time, less the reply latency (Move Overhead): with an empty clock a
+    // search of the whole delay would end below zero.
+    const std::int64_t free_ms = std::max<std::int64_t>(0, delay - overhead_ms);
+    b.soft_ms = std::min(base * 6 / 10, hard_cap) + free_ms;
+    b.hard_ms = std::min(base * 3, hard_cap) + free_ms;
     b.soft_ms = std::max<std::int64_t>(1, b.soft_ms);
     b.hard_ms = std::max<std::int64_t>(1, std::max(b.hard_ms, b.soft_ms));
     return b;

@@ -61,14 +61,14 @@ TEST_CASE("corners and the row table of SPEC 1") {
     CHECK(idx == 81);
 }
 
-TEST_CASE("108 shared edges; every up cell has 3 neighbours; neighbour relation is symmetric") {
+TEST_CASE("108 shared edges, every up cell has 3 neighbours, neighbour relation is symmetric") {
     int degree_sum = 0;
     for (Cell c = 0; c < kCells; ++c) {
         Bitboard n = geo::neighbours(c);
         degree_sum += popcount(n);
         if (geo::info(c).up) CHECK(popcount(n) == 3);
         for_each_cell(n, [&](Cell o) { CHECK(test(geo::neighbours(o), c)); });
-        CHECK(popcount(n) >= 2);
+        CHECK(popcount(n) >= 1);  // the three corners have one
     }
     CHECK(degree_sum == 2 * 108);
     CHECK(popcount(geo::neighbours(*geo::parse_cell("a19"))) == 1);

@@ -19,7 +19,7 @@ Rules with(const char* name, bool v = true) {
 }
 }  // namespace
 
-TEST_CASE("SPEC 3: a piece on an intermediate cell blocks the path; the destination captures") {
+TEST_CASE("SPEC 3: a piece on an intermediate cell blocks the path, the destination captures") {
     auto p = make("2 Hi99,Pi99,Re38 Hi11,Pi11,Nd38 - g play 0 1");
     CHECK(legal(p, "e38d38"));        // capture
     CHECK_FALSE(legal(p, "e38d28"));  // through d38
@@ -30,7 +30,7 @@ TEST_CASE("SPEC 3: a piece on an intermediate cell blocks the path; the destinat
     CHECK_FALSE(legal(own, "e38d28"));
 }
 
-TEST_CASE("SPEC 3: an opposing wall's zone blocks paths and destinations; knights jump it") {
+TEST_CASE("SPEC 3: an opposing wall's zone blocks paths and destinations, knights jump it") {
     // Blue wall d49: zone {d39, e49}.
     auto p = make("2 Hi99,Pi99,Re38,Ne59 Hi11,Pi11,Wd49 - g play 0 1");
     CHECK_FALSE(legal(p, "e38e59"));  // rook through e49 (and e59 is own anyway)
@@ -201,7 +201,7 @@ TEST_CASE("SPEC 7: the third repetition and 50 moves by every player") {
     CHECK(r.move_count_draw());  // 150 plies with three players
 }
 
-TEST_CASE("GoalSafety: no move may leave the own heart open to capture; a win is always legal") {
+TEST_CASE("GoalSafety: no move may leave the own heart open to capture, a win is always legal") {
     const char* fen = "2 He48,Pe38,Pi99 Hi11,Pi11,Re27 - g play 0 1";
     auto plain = make(fen);
     CHECK(legal(plain, "e38d38"));

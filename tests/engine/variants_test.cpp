@@ -73,7 +73,7 @@ TEST_CASE("SPEC 8: the option table, values as text, presets, effective rules") 
 }
 
 TEST_CASE(
-    "SPEC 15 RelationDilemma: each colour captures only the next; the first heart capture ends "
+    "SPEC 15 RelationDilemma: each colour captures only the next, the first heart capture ends "
     "it") {
     const Rules rd = with({{"RelationDilemma", "true"}});
     // Green's queen on e38 touches a Blue pawn (d38) and a Black pawn (e48).
@@ -104,7 +104,7 @@ TEST_CASE(
     CHECK(rejected("3 Hi99,Pi99 Pi11 Hc17,Pc17 k play 0 1") != "");  // not without the option
 }
 
-TEST_CASE("SPEC 16 clouds: no capture on a cloud, no heart onto one; paths cross them") {
+TEST_CASE("SPEC 16 clouds: no capture on a cloud, no heart onto one, paths cross them") {
     auto p = make("2 Hi99,Pi99,Qe38 Hi11,Pi11,Pd38 - g play 0 1 clouds=d38,e37,e27");
     CHECK_FALSE(legal(p, "e38d38"));  // the man on the cloud cannot be captured
     CHECK(legal(p, "e38e37"));        // Decision: an empty clouded cell may be landed on
@@ -134,7 +134,7 @@ TEST_CASE("SPEC 16 clouds: no capture on a cloud, no heart onto one; paths cross
           std::string::npos);
 }
 
-TEST_CASE("SPEC 17 Ablative: the cell left is ablated, oldest cleared first; no landing there") {
+TEST_CASE("SPEC 17 Ablative: the cell left is ablated, oldest cleared first, no landing there") {
     const Rules a2 = with({{"Ablative", "2"}});
     auto p = make("2 Hi99,Pi99,Qe38 Hi11,Pi11,Pd38 - g play 0 1 ablated=e27,d27", a2);
     CHECK_FALSE(legal(p, "e38e27"));
@@ -264,7 +264,7 @@ TEST_CASE("SPEC 21 Reflective: one army, every other man an enemy") {
     CHECK(rejected("2 Hi99,Ri99,Qi89 - - b place 0 1", r).rfind("to-move:", 0) == 0);
 }
 
-TEST_CASE("SPEC 22 DrawRule: none has no draws; italian draws after 20 moves each") {
+TEST_CASE("SPEC 22 DrawRule: none has no draws, italian draws after 20 moves each") {
     auto std_rule = make("2 Hi99,Pi99 Hi11,Pi11 - g play 100 60");
     CHECK(std_rule.move_count_draw());
     auto none = make("2 Hi99,Pi99 Hi11,Pi11 - g play 100 60", with({{"DrawRule", "none"}}));

@@ -125,7 +125,7 @@ TEST_CASE("e2e: a full session over pipes") {
     CHECK(c.wait_exit(5000) == 0);
 }
 
-TEST_CASE("e2e: stop during go infinite is answered within 100 ms; isready meanwhile") {
+TEST_CASE("e2e: stop during go infinite is answered within 100 ms, isready meanwhile") {
     Child c;
     c.send(kPlay);
     c.send("go infinite");
@@ -200,7 +200,7 @@ TEST_CASE("cli: perft takes a position string with key=value fields and Name=val
     CHECK(rc == 2);  // ablated outside play: a clear error
 }
 
-TEST_CASE("cli: replay and analyse --record read a record; --multipv in any spelling") {
+TEST_CASE("cli: replay and analyse --record read a record, --multipv in any spelling") {
     const std::string record =
         "[Event \"t\"]\n\n{setup} Wh78 Qg79 Rg69 Bf59 Ng68 Nf58 i88 i89 i99 Wh24 Qg14 Rg13 Bf14 "
         "Ng24 Nf15 i12 i23 i11 Hi99 Hi11 {play} 1. i78 *\n";
@@ -244,7 +244,7 @@ TEST_CASE("cli: klinzha-match refuses options for the other game size and mismat
 }
 
 TEST_CASE(
-    "cli: klinzha-match: unwritable outputs are refused first; Ctrl-C says what it waits for") {
+    "cli: klinzha-match: unwritable outputs are refused first, Ctrl-C says what it waits for") {
     const std::string bin = KLINZHA_BINARY;
     const std::string match = bin.substr(0, bin.rfind('/')) + "/klinzha-match";
     const std::string base = match + " -engine cmd=" + bin + " -engine cmd=" + bin;

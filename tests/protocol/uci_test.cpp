@@ -25,7 +25,7 @@ std::string fen_of(Session& s) {
 }
 }  // namespace
 
-TEST_CASE("handshake: id, every required option, uciok last; isready") {
+TEST_CASE("handshake: id, every required option, uciok last, isready") {
     Session s;
     s.send("uci");
     auto lines = s.lines();
@@ -79,7 +79,7 @@ TEST_CASE("setoption: case-insensitive names, range checks, errors change nothin
     CHECK(s.uci().engine().players() == 3);
 }
 
-TEST_CASE("position then d prints the same position string; setup through every phase") {
+TEST_CASE("position then d prints the same position string, setup through every phase") {
     Session s;
     s.send("position startpos");
     CHECK(fen_of(s) == kStartFen2);
@@ -93,7 +93,7 @@ TEST_CASE("position then d prints the same position string; setup through every 
         "R@i23 Q@h24 B@h35 N@i34 N@g36 P@i45 P@h23 P@h13 H@i99 H@i23 i99i89h");
     CHECK(fen_of(s) ==
           "2 Hi89,Qi67,Ri89,Bh68,Nh79,Ni78,Pf69,Pg68,Pi56,Wh78 Hi23,Qh24,Ri23,Bh35,Ng36,Ni34,"
-          "Ph13,Ph23,Pi45,Wh34 - b play 0 1");
+          "Ph13,Ph23,Pi45,Wh34 - b play 1 1");
     s.send("setoption name Players value 3");
     s.send("position startpos moves W@h78");
     CHECK(fen_of(s) == "3 Wh78 - - g place 0 1");
@@ -164,7 +164,7 @@ TEST_CASE("go in each phase answers a legal bestmove with info lines") {
     }
 }
 
-TEST_CASE("every go form parses; bad numbers and unknown words are errors") {
+TEST_CASE("every go form parses, bad numbers and unknown words are errors") {
     Session s;
     s.send("position startpos");
     for (const char* go :
@@ -193,7 +193,7 @@ TEST_CASE("every go form parses; bad numbers and unknown words are errors") {
     }
 }
 
-TEST_CASE("infinite and ponder searches wait for stop / ponderhit; isready during search") {
+TEST_CASE("infinite and ponder searches wait for stop / ponderhit, isready during search") {
     Session s;
     s.send(
         "position fen 2 Hg68,Rh78,Bh89,Ni89,Nf69,Pi66,Ph67,Pg79,Wi77 Hg24,Qh56,Rh34,Be38,"
@@ -297,7 +297,7 @@ TEST_CASE("robustness: thousands of malformed lines, then a valid session still 
     CHECK_FALSE(s.send("quit"));
 }
 
-TEST_CASE("Debug Log File: every line in and out, with a timestamp; a bad path is an error") {
+TEST_CASE("Debug Log File: every line in and out, with a timestamp, a bad path is an error") {
     std::string path = "/tmp/klinzha_debug_log_test_" + std::to_string(::getpid()) + ".log";
     std::remove(path.c_str());
     {
@@ -331,7 +331,7 @@ TEST_CASE("Debug Log File: every line in and out, with a timestamp; a bad path i
     std::remove(path.c_str());
 }
 
-TEST_CASE("MultiPV reports that many lines per depth; Threads > 1 searches and answers") {
+TEST_CASE("MultiPV reports that many lines per depth, Threads > 1 searches and answers") {
     Session s;
     s.send("setoption name MultiPV value 3");
     s.send(
@@ -440,7 +440,7 @@ TEST_CASE("issue 11: go perft and bench answer isready, stop and quit while they
     }
 }
 
-TEST_CASE("issue 11: Debug Log File never creates folders; Threads is capped with a note") {
+TEST_CASE("issue 11: Debug Log File never creates folders, Threads is capped with a note") {
     Session s;
     s.expect_one_error("setoption name Debug Log File value /nonexistent/x/y.log", "",
                        "info string error: setoption");

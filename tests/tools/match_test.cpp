@@ -218,7 +218,7 @@ TEST_CASE("referee: a three-player removal is recorded as {k out: why} and repla
     check_replays_to(pgn, rec.final_fen);
 }
 
-TEST_CASE("klinzha-match records carry the variant; replay honours Variant and Options") {
+TEST_CASE("klinzha-match records carry the variant, replay honours Variant and Options") {
     GameConfig cfg = config("2 - - - g place 0 1");
     REQUIRE_FALSE(cfg.rules.set("UCI_Variant", "klin-zha-italian"));
     GameRecord rec;
@@ -514,7 +514,7 @@ TEST_CASE("issue 11: out-of-range state records are refused, not trusted") {
     std::remove(state.c_str());
 }
 
-TEST_CASE("issue 11: shards play exactly their games; merged they give the unsharded result") {
+TEST_CASE("issue 11: shards play exactly their games, merged they give the unsharded result") {
     auto cfg = heart_match("");
     cfg.games = 6;
     std::ostringstream whole_out;
