@@ -197,8 +197,8 @@ std::optional<std::string> split_token(std::string_view s, Token& t) {
         t.piece = PieceType(k);
         ++i;
     }
-    if (i < p.size() && is_row(p[i]) && p[i] != 'x') t.dep_row = p[i++];
-    if (i + 1 < p.size() + 1 && i < p.size() && is_digit(p[i])) {
+    if (i < p.size() && is_row(p[i])) t.dep_row = p[i++];
+    if (i < p.size() && is_digit(p[i])) {
         if (i + 1 >= p.size() || !is_digit(p[i + 1])) return "a departure needs two column digits";
         t.dep_cols = {std::min(p[i], p[i + 1]), std::max(p[i], p[i + 1])};
         i += 2;

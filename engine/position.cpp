@@ -99,10 +99,11 @@ Colour Position::winner() const {
             if (heart(Colour(c)) == NO_CELL) return Colour((c + 2) % kColours);
         return NO_COLOUR;
     }
-    Colour w = NO_COLOUR;
+    Colour w = NO_COLOUR;  // the owner of the one heart left
+    int hearts = 0;
     for (int c = 0; c < players_; ++c)
-        if (heart(Colour(c)) != NO_CELL) w = w == NO_COLOUR ? Colour(c) : Colour(kColours);
-    return w == Colour(kColours) ? NO_COLOUR : w;
+        if (heart(Colour(c)) != NO_CELL) w = Colour(c), ++hearts;
+    return hearts == 1 ? w : NO_COLOUR;
 }
 
 Colour Position::winner_over(Colour loser) const {
