@@ -2,16 +2,15 @@
 # tools/setup.sh: the project's one entry point on a fresh Debian machine.
 #
 #   tools/setup.sh run  [engine args...]  install packages, build Release, start klinzha
-#   tools/setup.sh test [ctest args...]   install packages, build Release (GCC), an ASan/UBSan
-#                                         build, a clang build and a ThreadSanitizer build, run
-#                                         every test in each, and the fuzzers for 15 s each
+#   tools/setup.sh test [ctest args...]   install packages; build Release (GCC) and run every
+#                                         test; a clang ASan/UBSan build (tests, then each
+#                                         fuzzer for 15 s); a GCC ThreadSanitizer build (tests)
 #   tools/setup.sh build                  install packages and build Release only
 #
 # Installing is idempotent: Debian packages are installed only when dpkg says they are
 # missing. Environment: KLINZHA_SKIP_SLOW=1 skips tests labelled `slow`;
-# KLINZHA_NO_SANITIZE=1 skips the AddressSanitizer/UBSan build; KLINZHA_NO_CLANG=1 the clang
-# build; KLINZHA_NO_TSAN=1 the ThreadSanitizer build; KLINZHA_NO_FUZZ=1 the fuzzers
-# (tools/fuzz.sh runs them longer).
+# KLINZHA_NO_SANITIZE=1 skips the clang ASan/UBSan build (and the fuzzers); KLINZHA_NO_FUZZ=1
+# only the fuzzers; KLINZHA_NO_TSAN=1 the ThreadSanitizer build (tools/fuzz.sh fuzzes longer).
 set -euo pipefail
 
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -56,19 +55,17 @@ case "$cmd" in
         [ "${KLINZHA_SKIP_SLOW:-0}" = 1 ] && label_args=(-LE slow)
         (cd "$top/build/release" && ctest --output-on-failure -j "$jobs" "${label_args[@]}" "$@")
         if [ "${KLINZHA_NO_SANITIZE:-0}" != 1 ]; then
-            build build/sanitize -DCMAKE_BUILD_TYPE=Debug -DKLINZHA_SANITIZE=ON
-            (cd "$top/build/sanitize" && ctest --output-on-failure -j "$jobs" -LE slow "$@")
-        fi
-        if [ "${KLINZHA_NO_CLANG:-0}" != 1 ]; then  # the project builds with both compilers
-            build build/clang -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++
-            (cd "$top/build/clang" && ctest --output-on-failure -j "$jobs" -LE slow "$@")
+            # clang with ASan and UBSan (and the fuzzers' coverage): the second compiler and
+            # the sanitizers in one build, which tools/fuzz.sh then reuses.
+            build build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+                -DKLINZHA_FUZZ=ON
+            (cd "$top/build/fuzz" && ASAN_OPTIONS=allocator_may_return_null=1 \
+                ctest --output-on-failure -j "$jobs" -LE slow "$@")
+            if [ "${KLINZHA_NO_FUZZ:-0}" != 1 ]; then bash "$top/tools/fuzz.sh" 15; fi
         fi
         if [ "${KLINZHA_NO_TSAN:-0}" != 1 ]; then  # threads: search, stop, ponder, matches
             build build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKLINZHA_TSAN=ON
             (cd "$top/build/tsan" && ctest --output-on-failure -j "$jobs" -LE slow "$@")
-        fi
-        if [ "${KLINZHA_NO_FUZZ:-0}" != 1 ]; then
-            bash "$top/tools/fuzz.sh" 15
         fi
         ;;
     *)
