@@ -314,8 +314,10 @@ class Worker {
         if (id_ != 0 || !cb_ || !cb_->on_progress) return;
         const std::int64_t t = ms_since(sh_.start);
         if (t < 1000) return;
-        if (currmove.is_none() && t - last_progress_ms_ < 1000) return;
-        last_progress_ms_ = t;
+        if (currmove.is_none()) {  // the once-a-second line keeps its own clock
+            if (t - last_progress_ms_ < 1000) return;
+            last_progress_ms_ = t;
+        }
         cb_->on_progress({root_depth_, currmove, number, sh_.nodes(), t, sh_.tt.hashfull()});
     }
 
