@@ -435,6 +435,15 @@ Tournament::Factory heart_factory() {
         return std::make_unique<Scripted>(s.name, std::vector<std::string>{"e38d38", "e38d38"});
     };
 }
+/// Plays the heart match once into a fresh state file `state`; returns its config.
+TournamentConfig played_once(const std::string& state) {
+    std::remove(state.c_str());
+    auto cfg = heart_match(state);
+    std::ostringstream out;
+    Tournament t(cfg, out, heart_factory());
+    t.run();
+    return cfg;
+}
 std::vector<std::string> read_lines(const std::string& path) {
     std::vector<std::string> lines;
     std::ifstream in(path);
@@ -445,13 +454,8 @@ std::vector<std::string> read_lines(const std::string& path) {
 
 TEST_CASE("issue 11: a resume with other settings or engines is refused, naming the difference") {
     const std::string state = "/tmp/klinzha_state_diff_" + std::to_string(::getpid());
-    std::remove(state.c_str());
-    auto cfg = heart_match(state);
+    const auto cfg = played_once(state);
     std::ostringstream out;
-    {
-        Tournament t(cfg, out, heart_factory());
-        t.run();
-    }
     auto other = cfg;
     other.engines[1].cmd = "another-engine";
     try {
@@ -468,13 +472,7 @@ TEST_CASE("issue 11: a resume with other settings or engines is refused, naming 
 
 TEST_CASE("issue 11: a state line cut short by a failed write swallows nothing on resume") {
     const std::string state = "/tmp/klinzha_state_cut_" + std::to_string(::getpid());
-    std::remove(state.c_str());
-    auto cfg = heart_match(state);
-    std::ostringstream out;
-    {
-        Tournament t(cfg, out, heart_factory());
-        t.run();
-    }
+    const auto cfg = played_once(state);
     auto lines = read_lines(state);
     REQUIRE(lines.size() == 5);
     {  // header, game 1, a cut-short game line with no newline (the write failed there)
