@@ -250,15 +250,23 @@ TEST_CASE("schedule: seats rotate so every engine plays every colour equally") {
     CHECK(a[1] == b[0]);
 }
 
-TEST_CASE("tournament: results tables, and a stopped run resumes from its state file") {
-    std::string state = "/tmp/klinzha_match_state_" + std::to_string(::getpid());
-    std::remove(state.c_str());
+namespace {
+/// Two scripted engines, four games from a position where Green takes Blue's heart at once.
+TournamentConfig heart_match(const std::string& state) {
     TournamentConfig cfg;
     cfg.engines = {{"first", "-", {}}, {"second", "-", {}}};
     cfg.game = config("2 Hi99,Pi99,Re38 Hd38,Pd38,Pi11 - g play 0 1");
     cfg.games = 4;
     cfg.state_path = state;
     cfg.report_every = 0;
+    return cfg;
+}
+}  // namespace
+
+TEST_CASE("tournament: results tables, and a stopped run resumes from its state file") {
+    std::string state = "/tmp/klinzha_match_state_" + std::to_string(::getpid());
+    std::remove(state.c_str());
+    const TournamentConfig cfg = heart_match(state);
     // Green always takes the heart at once: the engine playing green wins.
     auto factory = [](const EngineSpec& s) {
         return std::make_unique<Scripted>(
@@ -421,15 +429,6 @@ TEST_CASE("issue 11: an engine that cannot start stops the match with an error, 
 }
 
 namespace {
-TournamentConfig heart_match(const std::string& state) {
-    TournamentConfig cfg;
-    cfg.engines = {{"first", "-", {}}, {"second", "-", {}}};
-    cfg.game = config("2 Hi99,Pi99,Re38 Hd38,Pd38,Pi11 - g play 0 1");
-    cfg.games = 4;
-    cfg.state_path = state;
-    cfg.report_every = 0;
-    return cfg;
-}
 Tournament::Factory heart_factory() {
     return [](const EngineSpec& s) {
         return std::make_unique<Scripted>(s.name, std::vector<std::string>{"e38d38", "e38d38"});
