@@ -61,6 +61,21 @@ class Session {
     }
     uci::UciSession& uci() { return uci_; }
 
+    /// Checks the UCI rule for `go infinite` / `go ponder`: after `go_line` no bestmove comes
+    /// within wait_ms; after `release` (`stop` or `ponderhit`) one comes within answer_ms.
+    /// Clears the output first and waits for the search thread at the end.
+    void expect_bestmove_only_after(const std::string& go_line, int wait_ms,
+                                    const std::string& release, int answer_ms) {
+        clear();
+        send(go_line);
+        std::this_thread::sleep_for(std::chrono::milliseconds(wait_ms));
+        CAPTURE(go_line);
+        CHECK(with_prefix("bestmove").empty());
+        send(release);
+        CHECK_FALSE(wait_for("bestmove ", answer_ms).empty());
+        uci().engine().wait();
+    }
+
     /// Sends a bad line and checks the answer is exactly one `info string error: ` line
     /// (starting with error_prefix) that contains `why`.
     void expect_one_error(const std::string& line, const std::string& why,

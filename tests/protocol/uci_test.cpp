@@ -206,13 +206,8 @@ TEST_CASE("infinite and ponder searches wait for stop / ponderhit, isready durin
     s.send("stop");
     CHECK_FALSE(s.wait_for("bestmove ", 2000).empty());
     s.uci().engine().wait();
-    s.clear();
-    s.send("go ponder gtime 100 btime 100");
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    CHECK(s.with_prefix("bestmove").empty());  // pondering ignores the clock
-    s.send("ponderhit");
-    CHECK_FALSE(s.wait_for("bestmove ", 3000).empty());
-    s.uci().engine().wait();
+    // Pondering ignores the clock.
+    s.expect_bestmove_only_after("go ponder gtime 100 btime 100", 300, "ponderhit", 3000);
 }
 
 TEST_CASE("finished games answer bestmove 0000 after an info string") {
@@ -372,19 +367,9 @@ TEST_CASE("issue 11: go infinite and go ponder wait even when the search ends by
     s.send(
         "position fen 2 Hg68,Rh78,Bh89,Ni89,Nf69,Pi66,Ph67,Pg79,Wi77 Hg24,Qh56,Rh34,Be38,Nf26,"
         "Pi11,Ph24,Ph23,Wh12 - b play 24 16");
-    s.send("go infinite");
-    std::this_thread::sleep_for(std::chrono::milliseconds(500));
-    CHECK(s.with_prefix("bestmove").empty());  // a forced line: deepening ends, still waits
-    s.send("stop");
-    CHECK_FALSE(s.wait_for("bestmove ", 2000).empty());
-    s.uci().engine().wait();
-    s.clear();
-    s.send("go ponder depth 1");
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    CHECK(s.with_prefix("bestmove").empty());
-    s.send("ponderhit");
-    CHECK_FALSE(s.wait_for("bestmove ", 2000).empty());
-    s.uci().engine().wait();
+    // A forced line: deepening ends at once, and still the answer waits.
+    s.expect_bestmove_only_after("go infinite", 500, "stop", 2000);
+    s.expect_bestmove_only_after("go ponder depth 1", 300, "ponderhit", 2000);
 }
 
 TEST_CASE("issue 11: a go without the mover's clock is a timed search with an empty clock") {
