@@ -75,19 +75,6 @@ inline bool any_move(Cell, Bitboard dests, Bitboard) {
     return dests != 0;
 }
 
-/// True if some colour other than `owner` attacks owner's heart (SPEC 14): moves that end on
-/// it, legal but for GoalSafety, whoever's turn it is. Reflective: any move ends on it.
-bool heart_attacked_impl(const Position& pos, Colour owner) {
-    const Cell h = pos.heart(owner);
-    if (h == NO_CELL) return false;
-    if (pos.rules().reflective) return play_moves<false>(pos, GREEN, bit(h), any_move);
-    for (int c = 0; c < kColours; ++c)
-        if (c != owner && pos.is_in(Colour(c)) &&
-            play_moves<false>(pos, Colour(c), bit(h), any_move))
-            return true;
-    return false;
-}
-
 /// Reflective (SPEC 21): one army, and every man but the one moving is its enemy, the heart
 /// too unless the man carries it. The moves do not depend on whose turn it is.
 template <bool kCarry, typename Sink>
@@ -173,7 +160,7 @@ bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink) {
     const Bitboard carry_forbidden = own_zones | pos.clouds();
     Bitboard carry_block = 0;
     if (kCarry && rules.goal_crosses_zone_if_threatened && own_heart != NO_CELL &&
-        test(own, own_heart) && !heart_attacked_impl(pos, us))
+        test(own, own_heart) && !heart_attacked(pos, us))
         carry_block = own_zones;
 
     for (int t = 0; t < kPieceTypes; ++t) {
@@ -197,19 +184,12 @@ bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink) {
     return false;
 }
 
-/// The setup cells of colour c (SPEC 6.1, 8: ForwardPlacement adds its separators).
-Bitboard setup_cells(const Position& pos, Colour c) {
-    Bitboard b = geo::region(c);
-    if (pos.rules().forward_placement) b |= geo::adjacent_separators(c);
-    return b;
-}
-
 /// HonorInSetup (SPEC 19): the honourable cells of `us` when its walls' zones are `z`: the
 /// cells reached from the other players' setup cells without entering z.
 Bitboard honourable(const Position& pos, Colour us, Bitboard z) {
     Bitboard r = 0;
     for (int c = 0; c < pos.players(); ++c)
-        if (c != us) r |= setup_cells(pos, Colour(c));
+        if (c != us) r |= pos.setup_cells(Colour(c));
     r &= ~z;
     for (Bitboard prev = 0; r != prev;) {
         prev = r;
@@ -232,7 +212,7 @@ void placement_moves(const Position& pos, Emit&& emit) {
     const Bitboard hostile = every_man ? all : all & ~pos.pieces(us);
     const Bitboard opp_zones = pos.opposing_zones(us);
     Bitboard cells =
-        setup_cells(pos, army) & ~all & ~(every_man ? geo::neighbours_of(walls) : opp_zones);
+        pos.setup_cells(army) & ~all & ~(every_man ? geo::neighbours_of(walls) : opp_zones);
     Bitboard wall_cells = cells & ~geo::neighbours_of(hostile | pos.hearts() | opp_zones);
     if (rules.reflective && !all) {  // SPEC 21: the first placement is a carrier with the heart
         for (PieceType t : {QUEEN, ROOK, PAWN})
@@ -275,7 +255,7 @@ void heart_moves(const Position& pos, Emit&& emit) {
 bool goal_safe_after(Position& pos, Move m) {
     const Colour owner = pos.army(pos.to_move());
     pos.do_move(m);
-    const bool safe = pos.game_over() || !heart_attacked_impl(pos, owner);
+    const bool safe = pos.game_over() || !heart_attacked(pos, owner);
     pos.undo_move();
     return safe;
 }
@@ -364,13 +344,20 @@ Reach reach_of(const Position& pos, Colour c) {
 bool attacks_heart(const Position& pos, Colour attacker, Colour victim) {
     const Cell h = pos.heart(victim);
     if (h == NO_CELL) return false;
-    if (pos.rules().reflective) return heart_attacked_impl(pos, victim);
+    if (pos.rules().reflective) return heart_attacked(pos, victim);
     if (!pos.is_in(attacker) || attacker == victim) return false;
     return play_moves<false>(pos, attacker, bit(h), any_move);
 }
 
 bool heart_attacked(const Position& pos, Colour owner) {
-    return heart_attacked_impl(pos, owner);
+    const Cell h = pos.heart(owner);
+    if (h == NO_CELL) return false;
+    if (pos.rules().reflective) return play_moves<false>(pos, GREEN, bit(h), any_move);
+    for (int c = 0; c < kColours; ++c)
+        if (c != owner && pos.is_in(Colour(c)) &&
+            play_moves<false>(pos, Colour(c), bit(h), any_move))
+            return true;
+    return false;
 }
 
 }  // namespace klinzha

@@ -111,20 +111,25 @@ Colour Position::winner_over(Colour loser) const {
     return next(loser);
 }
 
+Bitboard Position::setup_cells(Colour c) const {
+    Bitboard b = geo::region(c);
+    if (rules_.forward_placement) b |= geo::adjacent_separators(c);
+    return b;
+}
+
+std::size_t Position::ablation_begin(const State& s) const {
+    const auto n = std::size_t(rules_.ablative);
+    return rules_.ablative > 0 && s.abl_end > n ? s.abl_end - n : 0;
+}
+
 std::vector<Cell> Position::ablated_list() const {
     const State& s = state();
-    std::size_t lo = 0;
-    if (rules_.ablative > 0 && s.abl_end > std::size_t(rules_.ablative))
-        lo = s.abl_end - std::size_t(rules_.ablative);
-    return {abl_seq_.begin() + std::ptrdiff_t(lo), abl_seq_.begin() + s.abl_end};
+    return {abl_seq_.begin() + std::ptrdiff_t(ablation_begin(s)), abl_seq_.begin() + s.abl_end};
 }
 
 std::uint64_t Position::ablation_key(const State& s) const {
     std::uint64_t k = 0;
-    std::size_t lo = 0;
-    if (rules_.ablative > 0 && s.abl_end > std::size_t(rules_.ablative))
-        lo = s.abl_end - std::size_t(rules_.ablative);
-    for (std::size_t i = lo; i < s.abl_end; ++i)  // order matters (SPEC 13, 17)
+    for (std::size_t i = ablation_begin(s); i < s.abl_end; ++i)  // order matters (SPEC 13, 17)
         k = std::rotl(k, 7) * 0x9E3779B97F4A7C15ULL ^ zobrist::ablated(abl_seq_[i]);
     return k;
 }
@@ -630,21 +635,14 @@ std::optional<std::string> Position::set(std::string_view fen, const Rules& give
     // Phase-specific rules (SPEC 6, 10; HeartFirst 20; Reflective 21).
     std::array<int, kColours> placed{};
     for (int c = 0; c < kColours; ++c) placed[c] = popcount(s.by_colour[c]);
-    auto setup_cells = [&](Colour c) {
-        Bitboard setup = geo::region(c);
-        if (rules.forward_placement) setup |= geo::adjacent_separators(c);
-        return setup;
-    };
     auto heart_on_carrier = [&](int c) {
         return s.heart[c] != NO_CELL && s.board[s.heart[c]] != kNoMan;
     };
     if (phase != Phase::Play) {
         for (int c = 0; c < *players; ++c)
-            if (s.by_colour[c] & ~setup_cells(Colour(c)))
-                return err(kColourField[c],
-                           "piece on " +
-                               geo::cell_name(lsb(s.by_colour[c] & ~setup_cells(Colour(c)))) +
-                               " is outside its setup cells");
+            if (Bitboard outside = s.by_colour[c] & ~p.setup_cells(Colour(c)))
+                return err(kColourField[c], "piece on " + geo::cell_name(lsb(outside)) +
+                                                " is outside its setup cells");
     }
     if (phase == Phase::Place && rules.reflective) {
         const int n = placed[GREEN];

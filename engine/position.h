@@ -184,6 +184,9 @@ class Position {
     std::vector<Cell> ablated_list() const;
     /// Colour c's courier cell (SPEC 23.1), NO_CELL if none.
     Cell courier(Colour c) const { return state().courier[c]; }
+    /// The setup cells of colour c: its region, with the bordering separators under
+    /// ForwardPlacement (SPEC 6.1, 8).
+    Bitboard setup_cells(Colour c) const;
     /// The goal cells of KaggasCrown (SPEC 18); empty when the option is off.
     Bitboard crown_cells() const { return crown_; }
     /// Plies played from the root of the history.
@@ -221,6 +224,8 @@ class Position {
     void set_courier(State& s, Colour c, Cell sq);
     void ablate(State& s, Cell sq);
     std::uint64_t ablation_key(const State& s) const;
+    /// Where s's ablated list starts in abl_seq_ (the last N entries up to abl_end).
+    std::size_t ablation_begin(const State& s) const;
     /// Reads the rule-derived tables (end_hearts_, crown_, spared_, draw_moves_) off rules_.
     void derive_tables();
 

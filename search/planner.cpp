@@ -20,9 +20,8 @@ class Scorer {
         Bitboard occupied = pos.occupied();
         Bitboard opp = occupied & ~pos.pieces(us);
         Bitboard opp_zones = pos.opposing_zones(us);
-        Bitboard setup = geo::region(us);
-        if (pos.rules().forward_placement) setup |= geo::adjacent_separators(us);
-        cells_ = setup & ~opp & ~opp_zones;  // own placed men are kept track of separately
+        cells_ =
+            pos.setup_cells(us) & ~opp & ~opp_zones;  // own placed men are kept track of separately
         wall_cells_ = cells_ & ~geo::neighbours_of(opp | pos.hearts() | opp_zones);
     }
 
