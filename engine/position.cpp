@@ -96,7 +96,7 @@ Colour Position::winner() const {
     if (hearts_on_board() > end_hearts_ && h != NO_CELL && test(crown_, h)) return to_move();
     if (rules_.relation_dilemma) {
         for (int c = 0; c < kColours; ++c)  // the capturer of the first heart taken
-            if (heart(Colour(c)) == NO_CELL) return Colour((c + 2) % kColours);
+            if (heart(Colour(c)) == NO_CELL) return winner_over(Colour(c));
         return NO_COLOUR;
     }
     Colour w = NO_COLOUR;  // the owner of the one heart left
@@ -140,8 +140,9 @@ void Position::ablate(State& s, Cell sq) {
     abl_seq_.push_back(sq);
     ++s.abl_end;
     s.ablated |= bit(sq);
-    const auto n = std::size_t(rules_.ablative);
-    if (rules_.ablative > 0 && s.abl_end > n) s.ablated &= ~bit(abl_seq_[s.abl_end - 1 - n]);
+    // The list moved on by one: the entry just before its new start was cleared.
+    if (const std::size_t begin = ablation_begin(s); begin > 0)
+        s.ablated &= ~bit(abl_seq_[begin - 1]);
     const std::uint64_t k = ablation_key(s);
     s.key ^= s.abl_key ^ k;
     s.abl_key = k;
