@@ -92,8 +92,7 @@ void Position::derive_tables() {
 
 Colour Position::winner() const {
     if (rules_.reflective) return next(to_move());  // the player who took the heart
-    const Cell h = heart(army(to_move()));
-    if (hearts_on_board() > end_hearts_ && h != NO_CELL && test(crown_, h)) return to_move();
+    if (hearts_on_board() > end_hearts_ && crowned()) return to_move();
     if (rules_.relation_dilemma) {
         for (int c = 0; c < kColours; ++c)  // the capturer of the first heart taken
             if (heart(Colour(c)) == NO_CELL) return winner_over(Colour(c));

@@ -126,8 +126,11 @@ class Position {
     /// Reflective, fewer than three under RelationDilemma), or with the heart of the player
     /// to move crowned (KaggasCrown). Draws are not included.
     bool game_over() const {
-        if (phase() != Phase::Play) return false;
-        if (hearts_on_board() <= end_hearts_) return true;
+        return phase() == Phase::Play && (hearts_on_board() <= end_hearts_ || crowned());
+    }
+    /// True if the heart of the player to move stands on a goal cell of KaggasCrown: its
+    /// opponent failed to take it (SPEC 18).
+    bool crowned() const {
         const Cell h = heart(army(to_move()));
         return crown_ && h != NO_CELL && test(crown_, h);
     }
@@ -187,8 +190,6 @@ class Position {
     /// The setup cells of colour c: its region, with the bordering separators under
     /// ForwardPlacement (SPEC 6.1, 8).
     Bitboard setup_cells(Colour c) const;
-    /// The goal cells of KaggasCrown (SPEC 18); empty when the option is off.
-    Bitboard crown_cells() const { return crown_; }
     /// Plies played from the root of the history.
     int ply() const { return int(stack_.size()) - 1; }
 

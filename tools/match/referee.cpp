@@ -139,15 +139,7 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
     std::string moves_cmd;
     // Each seat's time control: its engine's own (tc=, st=, depth=, nodes=), else the match's.
     std::array<TimeControl, kColours> tcs{};
-    for (int c = 0; c < kColours; ++c) {
-        tcs[std::size_t(c)] = cfg.seat_tc[std::size_t(c)] ? *cfg.seat_tc[std::size_t(c)] : cfg.tc;
-        if (cfg.seat_depth[std::size_t(c)] || cfg.seat_nodes[std::size_t(c)]) {
-            TimeControl fixed;
-            fixed.depth = cfg.seat_depth[std::size_t(c)];
-            fixed.nodes = cfg.seat_nodes[std::size_t(c)];
-            tcs[std::size_t(c)] = fixed;
-        }
-    }
+    for (std::size_t c = 0; c < kColours; ++c) tcs[c] = cfg.seat_tc[c] ? *cfg.seat_tc[c] : cfg.tc;
     std::array<std::int64_t, kColours> clock{tcs[0].base_ms, tcs[1].base_ms, tcs[2].base_ms};
     std::array<int, kColours> moves_made{};
     std::array<int, kColours> bad_scores{};
@@ -221,12 +213,10 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
                 const Colour w = pos.winner();
                 for (int o = 0; o < cfg.players; ++o)
                     g.outcome[o] = o == w ? Outcome::Win : Outcome::Loss;
-                const Cell h = pos.heart(pos.army(c));
-                const bool crowned = h != NO_CELL && test(pos.crown_cells(), h);
                 g.termination +=
                     (g.termination.empty() ? "" : "; ") +
-                    std::string(crowned ? "Kagga's crown: the crowned heart was not taken"
-                                        : "heart capture");
+                    std::string(pos.crowned() ? "Kagga's crown: the crowned heart was not taken"
+                                              : "heart capture");
                 break;
             }
             if (pos.repetition_draw(3)) {

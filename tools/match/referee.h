@@ -44,10 +44,8 @@ struct GameConfig {
     int max_fullmoves = 0;  ///< adjudicate a draw after this many full moves (0 = never)
     int resign_moves = 0;   ///< resign after this many own moves at or below -resign_cp
     int resign_cp = 0;      ///< (two players only; 0 = never)
-    /// Per-seat fixed depth / nodes (engine options `depth=`, `nodes=`); 0 = use tc.
-    std::array<int, kColours> seat_depth{};
-    std::array<std::uint64_t, kColours> seat_nodes{};
-    /// A seat's own time control (an engine's tc=, st=, timemargin=), else `tc`.
+    /// A seat's own time control (its engine's `tc=`, `st=`, `timemargin=`, or a fixed
+    /// `depth=` / `nodes=` search), else `tc`.
     std::array<std::optional<TimeControl>, kColours> seat_tc{};
     /// How long a depth- or node-limited move may take before it counts as no answer (ms).
     std::int64_t move_timeout_ms = 60000;

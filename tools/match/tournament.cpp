@@ -148,10 +148,14 @@ void Tournament::worker() {
             if (!field.empty()) gc.start_fen += " " + field;
         }
         for (int c = 0; c < gc.players; ++c) {
-            gc.seat_depth[c] = cfg_.engines[std::size_t(seat[c])].depth;
-            gc.seat_nodes[c] = cfg_.engines[std::size_t(seat[c])].nodes;
-            if (std::size_t(seat[c]) < cfg_.engine_tc.size())
-                gc.seat_tc[c] = cfg_.engine_tc[std::size_t(seat[c])];
+            const auto e = std::size_t(seat[c]);
+            if (e < cfg_.engine_tc.size()) gc.seat_tc[c] = cfg_.engine_tc[e];
+            if (cfg_.engines[e].depth || cfg_.engines[e].nodes) {  // a fixed search wins
+                TimeControl fixed;
+                fixed.depth = cfg_.engines[e].depth;
+                fixed.nodes = cfg_.engines[e].nodes;
+                gc.seat_tc[c] = fixed;
+            }
         }
         // Three-player games with one engine in two seats need a second instance.
         std::vector<std::unique_ptr<Player>> extra;
