@@ -148,6 +148,21 @@ int cmd_bench(uci::UciSession& s, const std::vector<std::string>& args) {
     return 0;
 }
 
+/// The moves of pv from root in algebraic notation, separated by spaces, up to the first
+/// move that is not legal there (SPEC 11).
+std::string algebraic_line(const Position& root, const std::vector<Move>& pv) {
+    Position p = root;
+    std::string out;
+    for (Move m : pv) {
+        if (!is_legal(p, m)) break;
+        out += (out.empty() ? "" : " ") + to_algebraic(p, m);
+        p.do_move(m);
+    }
+    return out;
+}
+
+constexpr const char* kMarks[] = {"", "inaccuracy", "mistake", "blunder"};
+
 int cmd_analyse(uci::UciSession& s, const po::variables_map& vm,
                 const std::vector<std::string>& args) {
     auto parsed = position_from_args(s, args, 0, "analyse");
@@ -158,23 +173,13 @@ int cmd_analyse(uci::UciSession& s, const po::variables_map& vm,
     if (vm.count("movetime")) lim.movetime = vm["movetime"].as<int>();
     if (!lim.depth && lim.movetime < 0) lim.depth = 6;
     std::cout << draw_board(root) << "\n\n";
-    auto algebraic_line = [&](const std::vector<Move>& pv) {
-        Position p = root;
-        std::string out;
-        for (Move m : pv) {
-            if (!is_legal(p, m)) break;
-            out += (out.empty() ? "" : " ") + to_algebraic(p, m);
-            p.do_move(m);
-        }
-        return out;
-    };
     Move best_move;
     SearchCallbacks cb{[&](const SearchInfo& info) {
                            std::string score = info.mate_in ? "mate " + std::to_string(info.mate_in)
                                                             : std::to_string(info.score) + " cp";
                            std::cout << "depth " << info.depth << "  line " << info.multipv << "  "
                                      << score << "  nodes " << info.nodes << "  "
-                                     << algebraic_line(info.pv) << std::endl;
+                                     << algebraic_line(root, info.pv) << std::endl;
                        },
                        [&](Move best, Move) { best_move = best; },
                        [&](const std::string& msg) { std::cout << msg << std::endl; },
@@ -267,7 +272,8 @@ int cmd_analyse_record(uci::UciSession& s, const po::variables_map& vm, const st
             ++failed;
         }
         Position pos = r.start;
-        std::array<int, kColours> loss{}, counted{}, inacc{}, mistakes{}, blunders{};
+        std::array<int, kColours> loss{}, counted{};
+        std::array<std::array<int, kColours>, 4> graded{};  // per grade, per colour
         std::string text;
         auto search = [&](const Position& p, std::vector<Move> only) {
             SearchLimits l = lim;
@@ -294,32 +300,18 @@ int cmd_analyse_record(uci::UciSession& s, const po::variables_map& vm, const st
             const std::string alg = to_algebraic(pos, played);
             SearchInfo best = search(pos, {});
             SearchInfo mine = search(pos, {played});
-            std::string line;
-            {
-                Position p = pos;
-                for (Move m : best.pv) {
-                    if (!is_legal(p, m)) break;
-                    line += (line.empty() ? "" : " ") + to_algebraic(p, m);
-                    p.do_move(m);
-                }
-            }
+            const std::string line = algebraic_line(pos, best.pv);
             // Setup-phase scores come from the setup planner and are not compared (docs).
             int lost = std::max(0, comparable(best) - comparable(mine));
             if (pos.phase() != Phase::Play || (!best.pv.empty() && best.pv[0] == played)) lost = 0;
-            const char* mark = lost >= 200   ? "blunder"
-                               : lost >= 100 ? "mistake"
-                               : lost >= 50  ? "inaccuracy"
-                                             : "";
+            // 0 none, 1 inaccuracy (50 cp), 2 mistake (100), 3 blunder (200).
+            const int grade = lost >= 200 ? 3 : lost >= 100 ? 2 : lost >= 50 ? 1 : 0;
+            const char* mark = kMarks[grade];
+            graded[std::size_t(grade)][c]++;
             if (pos.phase() == Phase::Play) {
                 loss[c] += std::min(lost, 1000);
                 ++counted[c];
             }
-            if (lost >= 200)
-                ++blunders[c];
-            else if (lost >= 100)
-                ++mistakes[c];
-            else if (lost >= 50)
-                ++inacc[c];
             if (!annotate)
                 std::cout << (pos.phase() == Phase::Play ? std::to_string(pos.fullmove())
                                                          : std::string("setup"))
@@ -338,8 +330,9 @@ int cmd_analyse_record(uci::UciSession& s, const po::variables_map& vm, const st
             summary += std::string(summary.empty() ? "" : "; ") + kColourChar[c] + ": " +
                        std::to_string(counted[c]) + " moves, average loss " +
                        std::to_string(counted[c] ? loss[c] / counted[c] : 0) + " cp, " +
-                       std::to_string(inacc[c]) + " inaccuracies, " + std::to_string(mistakes[c]) +
-                       " mistakes, " + std::to_string(blunders[c]) + " blunders";
+                       std::to_string(graded[1][c]) + " inaccuracies, " +
+                       std::to_string(graded[2][c]) + " mistakes, " + std::to_string(graded[3][c]) +
+                       " blunders";
         if (!annotate) std::cout << "summary " << summary << "\n";
         if (annotate) {
             for (const auto& [k, v] : g.tags) {
