@@ -132,6 +132,12 @@ struct Replayer {
     bool lenient;
     Replay& out;
 
+    /// Records a move (or `out:k`) and the position after it.
+    void push(const std::string& move, const Position& after) {
+        out.moves.push_back(move);
+        out.fens.push_back(after.fen());
+    }
+
     /// Plays tokens[i..] on pos, appending to out; on failure sets `error` and, when
     /// `nested` (a reading being tried), leaves out as it was at entry. Returns success.
     bool run(std::size_t i, Position& pos, std::string& error, bool nested = false) {
@@ -149,47 +155,42 @@ struct Replayer {
             // SPEC 7: a three-player player to move with no legal move drops out.
             while (!t.removal && pos.phase() == Phase::Play && !pos.game_over() &&
                    !pos.removal_ends_game() && !has_legal_move(pos)) {
-                out.moves.push_back(std::string("out:") + kColourChar[pos.to_move()]);
+                const std::string who(1, kColourChar[pos.to_move()]);
                 pos.eliminate_to_move();
-                out.fens.push_back(pos.fen());
+                push("out:" + who, pos);
             }
             if (t.removal) {
                 if (pos.phase() != Phase::Play || pos.players() != 3 ||
                     pos.rules().relation_dilemma || kColourChar[pos.to_move()] != t.text[0])
                     return fail(where(pos, t) + ": a removal of " + t.text +
                                 " that cannot happen here");
-                out.moves.push_back("out:" + t.text);
                 pos.eliminate_to_move();
-                out.fens.push_back(pos.fen());
+                push("out:" + t.text, pos);
                 continue;
             }
             if (pos.game_over()) return fail(where(pos, t) + ": the game is already over");
-            AlgebraicReading r = read_algebraic(pos, t.text);
-            if (r.moves.size() == 1 || (lenient && r.moves.size() > 1)) {
-                if (r.moves.size() == 1) {
-                    out.moves.push_back(move_to_string(r.moves[0]));
-                    pos.do_move(r.moves[0]);
-                    out.fens.push_back(pos.fen());
-                    continue;
-                }
-                // SPEC 11.2: keep the reading with which the rest of the record stays legal.
-                std::string last;
-                for (Move m : r.moves) {
-                    Position next = pos;
-                    out.moves.push_back(move_to_string(m));
-                    next.do_move(m);
-                    out.fens.push_back(next.fen());
-                    if (run(i + 1, next, last, true)) {
-                        pos = next;
-                        return true;
-                    }
-                    out.fens.pop_back();
-                    out.moves.pop_back();
-                }
-                return fail(where(pos, t) + ": " + r.error + "; no reading keeps the rest legal (" +
-                            last + ")");
+            const AlgebraicReading r = read_algebraic(pos, t.text);
+            if (r.moves.size() == 1) {
+                pos.do_move(r.moves[0]);
+                push(move_to_string(r.moves[0]), pos);
+                continue;
             }
-            return fail(where(pos, t) + ": " + r.error);
+            if (!lenient || r.moves.empty()) return fail(where(pos, t) + ": " + r.error);
+            // SPEC 11.2: keep the reading with which the rest of the record stays legal.
+            std::string last;
+            for (Move m : r.moves) {
+                Position next = pos;
+                next.do_move(m);
+                push(move_to_string(m), next);
+                if (run(i + 1, next, last, true)) {
+                    pos = next;
+                    return true;
+                }
+                out.fens.pop_back();
+                out.moves.pop_back();
+            }
+            return fail(where(pos, t) + ": " + r.error + "; no reading keeps the rest legal (" +
+                        last + ")");
         }
         return true;
     }
