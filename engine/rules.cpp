@@ -233,12 +233,6 @@ std::optional<std::string> Rules::set(std::string_view name, std::string_view va
     return "unknown rule option '" + std::string(name) + "'";
 }
 
-std::optional<std::string> Rules::get(std::string_view name) const {
-    const int i = find(name);
-    if (i < 0) return std::nullopt;
-    return value_text(*this, std::size_t(i));
-}
-
 std::string Rules::to_string() const {
     std::string s;
     for (std::size_t i = 0; i < kRuleOptions.size(); ++i) {

@@ -70,10 +70,6 @@ struct Rules {
     /// order. Reading them back with set() gives *this.
     std::string to_string() const;
 
-    /// The value of option `name` as set() takes it ("true", "6", "region"), or nullopt
-    /// for an unknown name.
-    std::optional<std::string> get(std::string_view name) const;
-
     /// The preset named by UCI_Variant (SPEC 8): every option set, those the preset names to
     /// its values and all others to their defaults. nullopt for an unknown name.
     static std::optional<Rules> preset(std::string_view name);
