@@ -165,8 +165,8 @@ namespace {
 /// Runs the klinzha binary with a shell command line; returns standard output and sets rc.
 std::string run_cli(const std::string& args, int& rc, const std::string& input = "") {
     std::string cmd = std::string(KLINZHA_BINARY) + " " + args + " 2>/dev/null";
+    const std::string path = "/tmp/klinzha_cli_input_" + std::to_string(::getpid()) + ".txt";
     if (!input.empty()) {
-        const std::string path = "klinzha_cli_input_" + std::to_string(::getpid()) + ".txt";
         std::ofstream(path) << input;
         cmd += " < " + path;
     }
@@ -177,6 +177,7 @@ std::string run_cli(const std::string& args, int& rc, const std::string& input =
     for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) out.append(buf, n);
     int status = ::pclose(f);
     rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::remove(path.c_str());  // leave nothing behind in the working directory
     return out;
 }
 }  // namespace
@@ -237,7 +238,7 @@ TEST_CASE("cli: klinzha-match refuses options for the other game size and mismat
     CHECK(run("-players 2 -rule RelationDilemma=true") == 2);
     CHECK(run("-players 2 -rule KaggasCrown=apex RelationDilemma=true") == 2);
     CHECK(run("-players 2 -clouds 9-3") == 2);
-    const std::string setups = "klinzha_setups_" + std::to_string(::getpid()) + ".txt";
+    const std::string setups = "/tmp/klinzha_setups_" + std::to_string(::getpid()) + ".txt";
     std::ofstream(setups) << "3 - - - g place 0 1\n";
     CHECK(run("-players 2 -setups " + setups) == 2);
     std::remove(setups.c_str());
@@ -255,7 +256,7 @@ TEST_CASE(
         (base + " -depth 1 -games 2 -state /nonexistent/x.json >/dev/null 2>&1").c_str());
     CHECK(WEXITSTATUS(status) == 2);
     // A long match interrupted once: it says it waits for the running game; twice: abandons.
-    const std::string err = "klinzha_sigint_" + std::to_string(::getpid()) + ".txt";
+    const std::string err = "/tmp/klinzha_sigint_" + std::to_string(::getpid()) + ".txt";
     pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
