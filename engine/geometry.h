@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "bitboard.h"
 #include "types.h"
@@ -37,14 +38,6 @@ std::optional<Cell> parse_cell(std::string_view s);
 /// The canonical name of c: lower case, smaller column digit first (`e38`).
 std::string cell_name(Cell c);
 
-/// The neighbours of c (cells sharing an edge): 1..3 cells. This is also a wall's zone
-/// when a wall stands on c (SPEC 5).
-Bitboard neighbours(Cell c);
-
-/// Union of neighbours(c) over every cell c of b (the "dilation" of b, without b itself
-/// unless a cell of b neighbours another).
-Bitboard neighbours_of(Bitboard b);
-
 /// The setup region of colour col (SPEC 1): 24 cells where col's coordinate (v for Green,
 /// w for Blue, u for Black) is strictly the largest.
 Bitboard region(Colour col);
@@ -58,9 +51,6 @@ Bitboard adjacent_separators(Colour col);
 
 /// The cells of the strip with coordinate `axis` (0 = u, 1 = v, 2 = w) equal to value.
 Bitboard strip(int axis, int value);
-
-/// Number of steps of the shortest path from a to b over the whole board (ignoring men).
-int distance(Cell a, Cell b);
 
 /// The move patterns of SPEC 2/3, one per kind of path a piece may take.
 enum class PathClass : std::uint8_t {
@@ -81,10 +71,91 @@ struct PathEntry {
     Cell dest;
 };
 
+namespace detail {
+
+/// The tables behind the lookups (built once, on first use, thread-safe). Hot lookups are
+/// inline so that move generation pays no call per cell.
+struct Tables {
+    static constexpr int kClasses = int(PathClass::Count);
+    static constexpr int kMaxBall = 6;
+    std::array<CellInfo, kCells> cells{};
+    std::array<std::array<std::array<Cell, 9>, 9>, 9> by_uvw{};
+    std::array<Bitboard, kCells> nbrs{};
+    std::array<Bitboard, 3> regions{};
+    std::array<Bitboard, 3> adj_separators{};
+    Bitboard seps = 0;
+    std::array<std::array<Bitboard, 9>, 3> strips{};
+    std::array<std::array<std::uint8_t, kCells>, kCells> dist{};
+    std::array<std::array<Bitboard, kCells>, kMaxBall + 1> balls{};  ///< [d][c]: within d of c
+    std::vector<PathEntry> entries;
+    std::array<std::array<std::uint32_t, kCells + 1>, kClasses> offsets{};
+    std::array<std::array<Bitboard, kCells>, kClasses> dests{};
+    /// Neighbour relations as index differences: n = c + delta for every c in `from`.
+    struct Shift {
+        int delta = 0;
+        Bitboard from = 0;
+    };
+    std::array<Shift, 24> shifts{};
+    int shift_count = 0;
+
+    Tables();
+
+  private:
+    struct Spec;
+    void build_paths();
+    void walk(const Spec& sp, std::vector<Cell>& path, int axes, std::vector<PathEntry>& out);
+};
+
+inline const Tables& tables() {
+    static const Tables t;
+    return t;
+}
+
+}  // namespace detail
+
+/// The neighbours of c (cells sharing an edge): 1..3 cells. This is also a wall's zone
+/// when a wall stands on c (SPEC 5).
+inline Bitboard neighbours(Cell c) {
+    return detail::tables().nbrs[c];
+}
+
+/// Union of neighbours(c) over every cell c of b (the "dilation" of b, without b itself
+/// unless a cell of b neighbours another). Small sets by lookup, large ones by shifts.
+inline Bitboard neighbours_of(Bitboard b) {
+    const auto& t = detail::tables();
+    Bitboard r = 0;
+    if (popcount(b) <= 6) {
+        while (b) r |= t.nbrs[pop_lsb(b)];
+        return r;
+    }
+    for (int k = 0; k < t.shift_count; ++k) {
+        const auto& s = t.shifts[k];
+        const Bitboard m = b & s.from;
+        r |= s.delta > 0 ? m << s.delta : m >> -s.delta;
+    }
+    return r;
+}
+
+/// Number of steps of the shortest path from a to b over the whole board (ignoring men).
+inline int distance(Cell a, Cell b) {
+    return detail::tables().dist[a][b];
+}
+
+/// The cells at most d steps from c (c included), d in 0..6.
+inline Bitboard ball(Cell c, int d) {
+    return detail::tables().balls[d][c];
+}
+
 /// All ways of class pc from cell `from`, as above.
-std::span<const PathEntry> paths(PathClass pc, Cell from);
+inline std::span<const PathEntry> paths(PathClass pc, Cell from) {
+    const auto& t = detail::tables();
+    const auto b = t.offsets[int(pc)][from], e = t.offsets[int(pc)][from + 1];
+    return {t.entries.data() + b, e - b};
+}
 
 /// Every destination of class pc from `from` on an empty board.
-Bitboard path_destinations(PathClass pc, Cell from);
+inline Bitboard path_destinations(PathClass pc, Cell from) {
+    return detail::tables().dests[int(pc)][from];
+}
 
 }  // namespace klinzha::geo

@@ -54,7 +54,8 @@ inline Bitboard spared_men(const Position& pos, Colour us) {
 }
 
 template <bool kCarry, typename Sink>
-bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink);
+bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink,
+                Bitboard from_filter = kAllCells);
 
 /// A sink for play_moves that hands each move to emit(Move), in the order: per destination,
 /// the move that leaves the heart, then the one that carries it. Stops when emit returns true.
@@ -78,7 +79,7 @@ inline bool any_move(Cell, Bitboard dests, Bitboard) {
 /// Reflective (SPEC 21): one army, and every man but the one moving is its enemy, the heart
 /// too unless the man carries it. The moves do not depend on whose turn it is.
 template <bool kCarry, typename Sink>
-bool shared_army_moves(const Position& pos, Bitboard filter, Sink&& sink) {
+bool shared_army_moves(const Position& pos, Bitboard filter, Sink&& sink, Bitboard from_filter) {
     const Rules& rules = pos.rules();
     const Bitboard all = pos.occupied();
     const Bitboard walls = pos.pieces(GREEN, WALL);
@@ -90,7 +91,7 @@ bool shared_army_moves(const Position& pos, Bitboard filter, Sink&& sink) {
     // Any man but the wall may be taken, none on a cloud; no ablated cell (SPEC 16, 17).
     const Bitboard base = kAllCells & filter & ~walls & ~(pos.clouds() & all) & ~pos.ablated();
     for (int t = 0; t < kPieceTypes; ++t) {
-        Bitboard from_set = pos.pieces(GREEN, PieceType(t));
+        Bitboard from_set = pos.pieces(GREEN, PieceType(t)) & from_filter;
         const PieceType pt = PieceType(t);
         const PathClass pc = path_class(pt, rules);
         while (from_set) {
@@ -116,11 +117,13 @@ bool shared_army_moves(const Position& pos, Bitboard filter, Sink&& sink) {
 /// heart). Returns early when sink returns true (found what it wanted); the result says
 /// whether that happened. Every rule option acts through the masks below.
 template <bool kCarry, typename Sink>
-bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink) {
+bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink,
+                Bitboard from_filter) {
     const Rules& rules = pos.rules();
-    if (rules.reflective) return shared_army_moves<kCarry>(pos, filter, sink);
-    const Bitboard all = pos.occupied();
+    if (rules.reflective) return shared_army_moves<kCarry>(pos, filter, sink, from_filter);
     const Bitboard own = pos.pieces(us);
+    if (!(own & from_filter)) return false;
+    const Bitboard all = pos.occupied();
     const Bitboard opp = all & ~own;
     Bitboard opp_walls = 0;
     for (int c = 0; c < kColours; ++c)
@@ -164,7 +167,7 @@ bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink) {
         carry_block = own_zones;
 
     for (int t = 0; t < kPieceTypes; ++t) {
-        Bitboard from_set = pos.pieces(us, PieceType(t)) & movable;
+        Bitboard from_set = pos.pieces(us, PieceType(t)) & movable & from_filter;
         if (!from_set) continue;
         const PieceType pt = PieceType(t);
         const PathClass pc = path_class(pt, rules);
@@ -341,22 +344,44 @@ Reach reach_of(const Position& pos, Colour c) {
     return r;
 }
 
+namespace {
+
+/// The men of colour c that could reach cell h on an empty board (paths are symmetric, so
+/// these are the cells of c's pieces among h's destinations per piece type): the only ones
+/// that can attack h. Walls capture nothing.
+Bitboard attack_candidates(const Position& pos, Colour c, Cell h) {
+    const Rules& rules = pos.rules();
+    Bitboard r = 0;
+    for (int t = 0; t < kPieceTypes; ++t)
+        if (t != WALL)
+            r |= pos.pieces(c, PieceType(t)) &
+                 geo::path_destinations(path_class(PieceType(t), rules), h);
+    return r;
+}
+
+}  // namespace
+
 bool attacks_heart(const Position& pos, Colour attacker, Colour victim) {
     const Cell h = pos.heart(victim);
     if (h == NO_CELL) return false;
     if (pos.rules().reflective) return heart_attacked(pos, victim);
     if (!pos.is_in(attacker) || attacker == victim) return false;
-    return play_moves<false>(pos, attacker, bit(h), any_move);
+    const Bitboard from = attack_candidates(pos, attacker, h);
+    return from && play_moves<false>(pos, attacker, bit(h), any_move, from);
 }
 
 bool heart_attacked(const Position& pos, Colour owner) {
     const Cell h = pos.heart(owner);
     if (h == NO_CELL) return false;
-    if (pos.rules().reflective) return play_moves<false>(pos, GREEN, bit(h), any_move);
-    for (int c = 0; c < kColours; ++c)
-        if (c != owner && pos.is_in(Colour(c)) &&
-            play_moves<false>(pos, Colour(c), bit(h), any_move))
-            return true;
+    if (pos.rules().reflective) {
+        const Bitboard from = attack_candidates(pos, GREEN, h);
+        return from && play_moves<false>(pos, GREEN, bit(h), any_move, from);
+    }
+    for (int c = 0; c < kColours; ++c) {
+        if (c == owner || !pos.is_in(Colour(c))) continue;
+        const Bitboard from = attack_candidates(pos, Colour(c), h);
+        if (from && play_moves<false>(pos, Colour(c), bit(h), any_move, from)) return true;
+    }
     return false;
 }
 

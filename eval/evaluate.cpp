@@ -66,25 +66,20 @@ Terms terms_for(const Position& pos, Colour c, const std::array<Reach, kColours>
     const Cell h = pos.heart(c);
     if (h != NO_CELL) {
         int s = 0;
+        const Bitboard near3 = geo::ball(h, 3);
         for (int o = 0; o < kColours; ++o) {
             if (o == c || !pos.is_in(Colour(o))) continue;
             s -= W.heart_attacker * reach[o].heart_attackers[c];
-            for_each_cell(pos.pieces(Colour(o)) & ~pos.pieces(Colour(o), WALL), [&](Cell sq) {
-                if (geo::distance(sq, h) <= 3) s -= W.enemy_near_heart;
-            });
+            s -= W.enemy_near_heart *
+                 popcount(pos.pieces(Colour(o)) & ~pos.pieces(Colour(o), WALL) & near3);
         }
-        Bitboard carriers = pos.pieces(c, QUEEN) | pos.pieces(c, ROOK) | pos.pieces(c, PAWN);
-        for_each_cell(carriers, [&](Cell sq) {
-            if (sq != h && geo::distance(sq, h) <= 2)
-                s += taper(W.carrier_near_heart_mg, W.carrier_near_heart_eg, phase);
-        });
+        const Bitboard carriers = pos.pieces(c, QUEEN) | pos.pieces(c, ROOK) | pos.pieces(c, PAWN);
+        const Bitboard near2 = geo::ball(h, 2);
+        s += taper(W.carrier_near_heart_mg, W.carrier_near_heart_eg, phase) *
+             popcount(carriers & near2 & ~bit(h));
         s += test(carriers, h) ? W.heart_carried : -W.heart_alone;
         t[HeartSafety] = s;
-        int w = 0;
-        for_each_cell(pos.zones(c), [&](Cell z) {
-            if (geo::distance(z, h) <= 2) w += W.zone_shield;
-        });
-        t[Walls] = w;
+        t[Walls] = W.zone_shield * popcount(pos.zones(c) & near2);
     }
     return t;
 }
@@ -110,23 +105,71 @@ int sum(const Terms& t) {
 
 }  // namespace
 
+namespace {
+
+/// us against the mean of the other colours still in.
+int combine(const Position& pos, Colour us, const std::array<std::int32_t, kColours>& total) {
+    int others = 0, n = 0;
+    for (int c = 0; c < kColours; ++c)
+        if (c != us && pos.is_in(Colour(c))) {
+            others += total[c];
+            ++n;
+        }
+    return n ? total[us] - others / n : total[us];
+}
+
+std::array<std::int32_t, kColours> totals(const Position& pos, std::array<Reach, kColours>* reach) {
+    const auto terms = all_terms(pos, reach);
+    std::array<std::int32_t, kColours> t{};
+    for (int c = 0; c < kColours; ++c) t[c] = sum(terms[c]);
+    return t;
+}
+
+}  // namespace
+
+int material_for_mover(const Position& pos, Colour root) {
+    if (pos.rules().reflective) return 0;
+    std::array<std::int32_t, kColours> m{};
+    for (int c = 0; c < kColours; ++c) {
+        if (!pos.is_in(Colour(c))) continue;
+        for (int pt = 0; pt < kPieceTypes; ++pt)
+            m[c] += kPieceValue[pt] * popcount(pos.pieces(Colour(c), PieceType(pt)));
+    }
+    const int v = combine(pos, root, m);
+    return pos.to_move() == root ? v : -v;
+}
+
+EvalCache::EvalCache() : table_(kSize) {}
+
+void EvalCache::clear() {
+    std::fill(table_.begin(), table_.end(), Entry{});
+}
+
 int evaluate(const Position& pos, Colour us, std::array<Reach, kColours>* reach) {
     // Reflective (SPEC 21): one army, and both players always have the same moves, so no
     // static term favours either; the search decides by heart captures and lost positions.
     if (pos.rules().reflective) return 0;
-    auto terms = all_terms(pos, reach);
-    int mine = sum(terms[us]);
-    int others = 0, n = 0;
-    for (int c = 0; c < kColours; ++c)
-        if (c != us && pos.is_in(Colour(c))) {
-            others += sum(terms[c]);
-            ++n;
-        }
-    return n ? mine - others / n : mine;
+    return combine(pos, us, totals(pos, reach));
+}
+
+int evaluate(const Position& pos, Colour us, EvalCache& cache) {
+    if (pos.rules().reflective) return 0;
+    auto& e = cache.slot(pos.key());
+    if (!e.valid || e.key != pos.key()) {
+        e.total = totals(pos, nullptr);
+        e.key = pos.key();
+        e.valid = 1;
+    }
+    return combine(pos, us, e.total);
 }
 
 int evaluate_for_mover(const Position& pos, Colour root) {
     int v = evaluate(pos, root);
+    return pos.to_move() == root ? v : -v;
+}
+
+int evaluate_for_mover(const Position& pos, Colour root, EvalCache& cache) {
+    int v = evaluate(pos, root, cache);
     return pos.to_move() == root ? v : -v;
 }
 

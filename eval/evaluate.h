@@ -7,7 +7,9 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "engine/movegen.h"
 #include "engine/position.h"
@@ -22,15 +24,46 @@ inline constexpr int kInfinite = 32000;
 /// Piece values in centi-pawns, indexed by PieceType (Q R B N P W).
 inline constexpr int kPieceValue[kPieceTypes] = {330, 240, 390, 430, 100, 250};
 
+/// A small direct-mapped cache of per-colour evaluation totals by position key, one per
+/// search thread (not shared, no locking). 2^16 entries of 24 bytes: 1.5 MiB.
+class EvalCache {
+  public:
+    EvalCache();
+    struct Entry {
+        std::uint64_t key = 0;
+        std::array<std::int32_t, kColours> total{};
+        std::uint32_t valid = 0;
+    };
+    Entry& slot(std::uint64_t key) { return table_[key & (kSize - 1)]; }
+    void clear();
+
+  private:
+    static constexpr std::size_t kSize = std::size_t(1) << 16;
+    std::vector<Entry> table_;
+};
+
 /// The evaluation for colour `us` in centi-pawns (positive = good for us). In a
 /// three-player game it is us against the mean of the other players still in. If reach is
 /// given it receives the Reach (movegen.h) of every colour still in, as computed here.
 int evaluate(const Position& pos, Colour us, std::array<Reach, kColours>* reach = nullptr);
 
+/// As evaluate(pos, us), answered from `cache` when it holds pos (same value).
+int evaluate(const Position& pos, Colour us, EvalCache& cache);
+
 /// The evaluation from the point of view of the player to move (two players), or of the
 /// team of `root` against the coalition (paranoid, three players): +evaluate(root) when
 /// root is to move, -evaluate(root) otherwise.
 int evaluate_for_mover(const Position& pos, Colour root);
+int evaluate_for_mover(const Position& pos, Colour root, EvalCache& cache);
+
+/// The material term alone, combined as evaluate() does (us against the mean of the others
+/// still in), in centi-pawns, from the mover's or root team's side as evaluate_for_mover:
+/// the quiescence's lazy stand-pat bound. Reflective: 0.
+int material_for_mover(const Position& pos, Colour root);
+
+/// How far the full evaluation may lie from material_for_mover in practice (centi-pawns):
+/// beyond it the quiescence does not compute the rest.
+inline constexpr int kLazyMargin = 400;
 
 /// A table of every term for each colour, for the `eval` command (one line per term).
 std::string trace(const Position& pos);

@@ -83,6 +83,19 @@ std::vector<Option> make_table() {
                      c.engine.set_multipv(std::stoi(v));
                      return ok();
                  }});
+    {
+        std::vector<std::string> modes(std::begin(kMultiplayerSearchNames),
+                                       std::end(kMultiplayerSearchNames));
+        t.push_back({"MultiplayerSearch", T::Combo,
+                     kMultiplayerSearchNames[int(SearchSettings{}.multiplayer)], 0, 0, modes,
+                     "three-player search: paranoid, brs (Best-Reply Search) or brs+",
+                     [](OptionContext& c, const std::string& v) {
+                         for (std::size_t i = 0; i < std::size(kMultiplayerSearchNames); ++i)
+                             if (iequals(v, kMultiplayerSearchNames[i]))
+                                 c.engine.set_multiplayer(MultiplayerSearch(i));
+                         return ok();
+                     }});
+    }
     t.push_back({"Move Overhead",
                  T::Spin,
                  "30",

@@ -1,6 +1,8 @@
 // protocol/uci.cpp: see uci.h. Source: SPEC 13.
 #include "uci.h"
 
+#include <thread>
+
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/spdlog.h>
 
@@ -394,19 +396,58 @@ void UciSession::cmd_go(const std::vector<std::string>& t) {
 
 void UciSession::cmd_bench(const std::vector<std::string>& t) {
     if (busy()) return error("bench: a search is running (send stop first)");
-    int depth = 0;
-    if (t.size() > 2) return error("bench: expected 'bench [depth]'");
+    // `bench [depth]` or Stockfish's `bench hash threads depth [file]` (depth 0: each
+    // position's own).
+    constexpr const char* kUsage =
+        "bench: expected 'bench [depth]' or 'bench hash threads depth [file]'";
+    int depth = 0, threads = 1, hash = 0;
+    std::vector<std::pair<std::string, int>> positions;
+    auto number = [&](const std::string& s, int lo, int hi, int& out) {
+        auto v = parse_i64(s);
+        if (!v || *v < lo || *v > hi) return false;
+        out = int(*v);
+        return true;
+    };
     if (t.size() == 2) {
-        auto v = parse_i64(t[1]);
-        if (!v || *v < 1 || *v > 30) return error("bench: depth must be a whole number in 1..30");
-        depth = int(*v);
+        if (!number(t[1], 1, 30, depth))
+            return error("bench: depth must be a whole number in 1..30");
+    } else if (t.size() == 4 || t.size() == 5) {
+        if (!number(t[1], 1, 1 << 20, hash)) return error("bench: hash must be MiB in 1..1048576");
+        if (!number(t[2], 1, 1024, threads)) return error("bench: threads must be in 1..1024");
+        if (!number(t[3], 0, 30, depth))
+            return error("bench: depth must be in 0..30 (0: each position's own)");
+        if (t.size() == 5) {
+            try {
+                positions = Engine::read_bench_file(t[4], 0);
+            } catch (const std::exception& e) {
+                return error(std::string("bench: ") + e.what());
+            }
+            for (auto& [fen, d] : positions)
+                if (d == 0 && depth == 0)
+                    return error("bench: the file gives no depth for '" + fen.substr(0, 40) +
+                                 "...'; give one");
+        }
+    } else if (t.size() != 1) {
+        return error(kUsage);
     }
-    run_task([this, depth] {
-        auto r = engine_->bench(depth, &task_stop_);
+    if (hash && hash != int(engine_->hash_mib())) {
+        if (auto err = engine_->set_hash(hash)) return error("bench: " + *err);
+    }
+    const int hw = std::max(1, int(std::thread::hardware_concurrency()));
+    threads = std::min(threads, hw);
+    run_task([this, depth, threads, positions] {
+        BenchResult r;
+        try {
+            r = engine_->bench(depth, &task_stop_, threads, positions);
+        } catch (const std::exception& e) {
+            sink_.line(std::string("info string error bench: ") + e.what());
+            return;
+        }
         for (std::size_t i = 0; i < r.per_position.size(); ++i)
             sink_.line("info string bench position " + std::to_string(i + 1) + " nodes " +
                        std::to_string(r.per_position[i].second));
         if (task_stop_) sink_.line("info string bench stopped: the node count is partial");
+        sink_.line("Total time (ms): " + std::to_string(r.ms));
         sink_.line("Nodes searched: " + std::to_string(r.nodes));
         sink_.line("Nodes/second: " +
                    std::to_string(r.ms > 0 ? r.nodes * 1000 / std::uint64_t(r.ms) : r.nodes));

@@ -1,6 +1,10 @@
 // search/engine.cpp: see engine.h.
 #include "engine.h"
 
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
 #include <chrono>
 #include <new>
 #include <random>
@@ -152,19 +156,25 @@ const std::vector<std::pair<std::string, int>>& Engine::bench_positions() {
     return positions;
 }
 
-BenchResult Engine::bench(int depth, const std::atomic<bool>* stop) {
+BenchResult Engine::bench(int depth, const std::atomic<bool>* stop, int threads,
+                          std::vector<std::pair<std::string, int>> positions) {
+    if (positions.empty()) positions = bench_positions();
+    std::vector<Position> roots(positions.size());
+    for (std::size_t i = 0; i < positions.size(); ++i)
+        if (auto err = roots[i].set(positions[i].first, Rules{}))
+            throw std::invalid_argument("bench position " + std::to_string(i + 1) + ": " + *err);
     BenchResult r;
+    SearchSettings s = settings_;
+    s.threads = std::max(1, threads);
     auto t0 = std::chrono::steady_clock::now();
-    for (const auto& [fen, d] : bench_positions()) {
+    for (std::size_t i = 0; i < positions.size(); ++i) {
         if (stop && stop->load()) break;
-        Position p;
-        p.set(fen, Rules{});
         tt_.clear();
         searcher_.clear();
         SearchLimits lim;
-        lim.depth = depth > 0 ? depth : d;
-        std::uint64_t n = searcher_.search_sync(p, lim, settings_, {});
-        r.per_position.emplace_back(fen, n);
+        lim.depth = depth > 0 ? depth : positions[i].second;
+        std::uint64_t n = searcher_.search_sync(roots[i], lim, s, {});
+        r.per_position.emplace_back(positions[i].first, n);
         r.nodes += n;
     }
     r.ms =
@@ -172,6 +182,35 @@ BenchResult Engine::bench(int depth, const std::atomic<bool>* stop) {
             .count();
     tt_.clear();
     return r;
+}
+
+std::vector<std::pair<std::string, int>> Engine::read_bench_file(const std::string& path,
+                                                                 int default_depth) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot read bench file '" + path + "'");
+    std::vector<std::pair<std::string, int>> out;
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+        const auto first = line.find_first_not_of(" \t\r");
+        if (first == std::string::npos || line[first] == '#') continue;
+        int d = default_depth;
+        std::string fen = line;
+        if (auto semi = line.find(';'); semi != std::string::npos) {
+            fen = line.substr(0, semi);
+            std::istringstream rest(line.substr(semi + 1));
+            std::string word;
+            if (!(rest >> word >> d) || word != "depth" || d < 1 || d > 30)
+                throw std::invalid_argument(path + " line " + std::to_string(n) +
+                                            ": expected '; depth N' (N in 1..30)");
+        }
+        while (!fen.empty() && (fen.back() == ' ' || fen.back() == '\r')) fen.pop_back();
+        Position p;
+        if (auto err = p.set(fen.substr(first), Rules{}))
+            throw std::invalid_argument(path + " line " + std::to_string(n) + ": " + *err);
+        out.emplace_back(fen.substr(first), d);
+    }
+    if (out.empty()) throw std::invalid_argument(path + ": no positions");
+    return out;
 }
 
 void Engine::analyse(const Position& pos, const SearchLimits& limits, SearchCallbacks cb) {

@@ -39,8 +39,11 @@ class Engine {
     // --- options (SPEC 13); each returns an error message or nullopt -------------------
     std::optional<std::string> set_hash(int mib);
     void clear_hash();
+    /// The transposition table's size in MiB.
+    std::size_t hash_mib() const { return tt_.size_mib(); }
     void set_threads(int n) { settings_.threads = n; }
     void set_multipv(int n) { settings_.multipv = n; }
+    void set_multiplayer(MultiplayerSearch m) { settings_.multiplayer = m; }
     void set_move_overhead(int ms) { settings_.move_overhead_ms = ms; }
     void set_baseline(Baseline b) { baseline_ = b; }
     /// What `startpos` means: 2 or 3 players. The current position is kept.
@@ -75,11 +78,19 @@ class Engine {
     /// while it runs on another thread. `stop`, set by another thread, ends it early.
     static std::vector<std::pair<std::string, std::uint64_t>> perft(
         Position root, int depth, const std::atomic<bool>* stop = nullptr);
-    /// Fixed-depth searches of the built-in positions with one thread (SPEC 13 `bench`).
-    /// depth 0 uses each position's default depth.
-    /// `stop`, when set by another thread, ends it after the current search (which stop()
-    /// ends at once).
-    BenchResult bench(int depth = 0, const std::atomic<bool>* stop = nullptr);
+    /// Fixed-depth searches of `positions` (SPEC 10 strings with their depths; empty: the
+    /// built-in ones) with `threads` threads (SPEC 13 `bench`, Stockfish's `bench hash threads
+    /// depth file`). depth 0 uses each position's own depth. The table is cleared before each
+    /// position. `stop`, when set by another thread, ends it after the current search (which
+    /// stop() ends at once). Errors: a position string that does not parse throws
+    /// std::invalid_argument naming it (nothing searched).
+    BenchResult bench(int depth = 0, const std::atomic<bool>* stop = nullptr, int threads = 1,
+                      std::vector<std::pair<std::string, int>> positions = {});
+    /// Reads bench positions from a text file: one SPEC 10 string a line, optionally
+    /// followed by `; depth N`; blank lines and `#` comments skipped. Throws
+    /// std::runtime_error (file unreadable) or std::invalid_argument (line N: why).
+    static std::vector<std::pair<std::string, int>> read_bench_file(const std::string& path,
+                                                                    int default_depth);
     /// The built-in bench positions (SPEC 10 strings) and their default depths.
     static const std::vector<std::pair<std::string, int>>& bench_positions();
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <random>
 
@@ -121,6 +122,10 @@ class Worker {
         // setup is chosen two placements ahead by the evaluation (docs/search.md).
         if (pos_.phase() == Phase::Place) max_depth = std::min(max_depth, kPlacementDepth);
         root_in_danger = heart_in_danger();
+        // Three players: a draw shares the points (RH 11.1), so a root player who stands
+        // better avoids repetitions; one who stands worse takes them.
+        if (pos_.players() == 3 && pos_.phase() == Phase::Play)
+            contempt_ = std::clamp(static_eval() / 4, 0, 50);
         for (int depth = 1 + (main ? 0 : (id_ & 1)); depth <= max_depth; ++depth) {
             root_depth_ = depth;
             for (auto& rm : root_moves) rm.prev_score = rm.score;
@@ -210,13 +215,36 @@ class Worker {
 
     int team(Colour c) const { return pos_.players() == 3 ? int(c == root_) : int(c); }
 
+    /// The mover's heart can be taken next: two players, by the opponent; three players,
+    /// the root player's by anyone, a coalition heart only by the root player (its partner
+    /// will not take it in the paranoid model, so that is no emergency).
     bool heart_in_danger() const {
         if (pos_.phase() != Phase::Play) return false;
-        return heart_attacked(pos_, pos_.army(pos_.to_move()));
+        return heart_in_danger_for(pos_.army(pos_.to_move()), pos_.to_move());
+    }
+
+    bool heart_in_danger_for(Colour own, Colour mover) const {
+        if (pos_.players() == 3 && mover != root_ && !pos_.rules().reflective)
+            return pos_.is_in(root_) && attacks_heart(pos_, root_, own);
+        return heart_attacked(pos_, own);
+    }
+
+    /// The mover can take a heart now, and that ends the game in its favour as the search
+    /// sees it (two players in; or the root player's heart, taken by the coalition).
+    bool can_take_deciding_heart() const {
+        if (pos_.phase() != Phase::Play || pos_.rules().reflective) return false;
+        const Colour stm = pos_.to_move();
+        for (int o = 0; o < kColours; ++o) {
+            const Colour v = Colour(o);
+            if (v == pos_.army(stm) || !pos_.is_in(v) || pos_.heart(v) == NO_CELL) continue;
+            const bool decides = pos_.players_in() <= 2 || (v == root_ && team(stm) != team(root_));
+            if (decides && attacks_heart(pos_, stm, v)) return true;
+        }
+        return false;
     }
 
     int static_eval() {
-        int v = eval::evaluate_for_mover(pos_, root_);
+        int v = eval::evaluate_for_mover(pos_, root_, eval_cache_);
         if (sh_.noise_seed && pos_.phase() != Phase::Play) {
             std::uint64_t h = (pos_.key() ^ sh_.noise_seed) * 0x9E3779B97F4A7C15ULL;
             v += int((h >> 60) % 11) - 5;  // vary choices among near-equal setups
@@ -240,7 +268,7 @@ class Worker {
             return true;
         }
         if (ply > 0 && (pos_.move_count_draw() || pos_.repetition_draw(2))) {
-            v = 0;
+            v = team(stm) == team(root_) ? -contempt_ : contempt_;
             return true;
         }
         return false;
@@ -344,7 +372,10 @@ class Worker {
                 rm.score = score;
                 rm.seldepth = seldepth_;
                 rm.pv.assign(1, rm.move);
-                for (int k = 1; k < pv_len_[1]; ++k) rm.pv.push_back(pv_[1][k]);
+                // A Best-Reply line holds passes (null moves): it ends before the first.
+                for (int k = 1; k < pv_len_[1] && !pv_[1][k].is_none() && pv_[1][k] != Move::null();
+                     ++k)
+                    rm.pv.push_back(pv_[1][k]);
             }
             if (score > best) best = score;
             if (score > alpha) alpha = score;
@@ -375,10 +406,13 @@ class Worker {
         if (depth <= 0) return qsearch(alpha, beta, ply, 0);
         int v;
         if (enter_node(ply, v)) return v;
+        // Step 1. A heart capture that decides the game is a mate now.
+        if (can_take_deciding_heart()) return mate_in(ply + 1);
         alpha = std::max(alpha, mated_in(ply));
         beta = std::min(beta, mate_in(ply + 1));
         if (alpha >= beta) return alpha;
 
+        // Step 2. Transposition table.
         const std::uint64_t key = pos_.key();
         TTHit hit;
         const bool tt_hit = sh_.tt.probe(key, hit);
@@ -390,15 +424,20 @@ class Worker {
                 return s;
         }
 
+        // Step 3. Best-Reply Search: the opponents' layer of a three-player tree.
+        if (brs_layer()) return brs_search(alpha, beta, depth, ply, pv_node, tt_move, key);
+
         MoveList list;
         generate_legal(pos_, list);
         if (list.size == 0) return no_moves(alpha, beta, depth, ply);
 
         const bool danger = heart_in_danger();
         const bool play = pos_.phase() == Phase::Play;
-        // Null move (two players only: in paranoid search a pass hands the coalition two
-        // moves in a row, and zugzwang-like "no legal move" losses make it unsafe there).
-        if (!pv_node && allow_null && play && !danger && depth >= 3 && pos_.players() == 2 &&
+        // Step 4. Null move: two players, and the root player's nodes of Best-Reply Search
+        // (a pass there hands the one opponents' layer the move, as in two players). Not in
+        // paranoid three-player search: a pass hands the coalition two moves in a row.
+        const bool null_ok = pos_.players() == 2 || (brs_mode() && pos_.to_move() == root_);
+        if (!pv_node && allow_null && play && !danger && depth >= 3 && null_ok &&
             std::abs(beta) < kMateBound &&
             popcount(pos_.pieces(pos_.to_move()) & ~pos_.pieces(pos_.to_move(), PAWN)) >= 3) {
             int ev = static_eval();
@@ -420,14 +459,25 @@ class Worker {
         for (std::size_t i = 0; i < list.size; ++i)
             sc[i] = order_score(list.moves[i], tt_move, ply);
 
+        // Step 5. Futility and late move pruning of quiet moves near the leaves.
+        const bool prune_quiet = !pv_node && play && !danger && depth <= 3 &&
+                                 std::abs(alpha) < kMateBound && std::abs(beta) < kMateBound;
+        const bool futile = prune_quiet && static_eval() + 150 * depth <= alpha;
+        const std::size_t late = std::size_t(6 + 4 * depth * depth);
+
         const int alpha0 = alpha;
         int best = -kInfinite;
         Move best_move;
         const Colour mover = pos_.to_move();
+        std::size_t quiets = 0;
         for (std::size_t i = 0; i < list.size; ++i) {
             pick(list, sc, i);
             const Move m = list.moves[i];
             const bool capture = is_capture(m);
+            if (!capture && sc[i] < (1 << 27) && i > 0 && best > -kMateBound) {
+                ++quiets;
+                if (futile || (prune_quiet && quiets > late)) continue;
+            }
             pos_.do_move(m);
             int score;
             const int nd = depth - 1;
@@ -476,14 +526,149 @@ class Worker {
         return best;
     }
 
+    bool brs_mode() const {
+        return sh_.settings.multiplayer != MultiplayerSearch::Paranoid && pos_.players() == 3;
+    }
+
+    /// A node where Best-Reply Search takes both opponents' moves as one layer: play phase,
+    /// three players in, the first opponent after the root player to move.
+    bool brs_layer() const {
+        return brs_mode() && pos_.phase() == Phase::Play && pos_.players_in() == 3 &&
+               pos_.to_move() != root_ && pos_.next(pos_.to_move()) != root_;
+    }
+
+    /// The move the idle opponent plays under BRS+ (its best by move ordering: a heart or
+    /// piece capture, a killer, then history), or the null move (BRS; or it has none).
+    Move idle_reply(int ply) {
+        if (sh_.settings.multiplayer != MultiplayerSearch::BrsPlus) return Move::null();
+        MoveList l;
+        generate_legal(pos_, l);
+        Move best = Move::null();
+        int best_score = std::numeric_limits<int>::min();
+        for (Move m : l)
+            if (int sc = order_score(m, Move(), ply); sc > best_score) {
+                best_score = sc;
+                best = m;
+            }
+        return best;
+    }
+
+    /// Best-Reply Search over the opponents' layer (Schadd and Winands 2011; BRS+ of Esser
+    /// et al. 2013): every move of the first opponent (the second answers with idle_reply)
+    /// and every move of the second (the first played idle_reply before it), each searched
+    /// as one ply of the root player's opponent; the root player moves next in each child.
+    int brs_search(int alpha, int beta, int depth, int ply, bool pv_node, Move tt_move,
+                   std::uint64_t key) {
+        struct Reply {
+            Move first, second;  // first by the first opponent, then by the second
+            int order;
+            bool capture;
+        };
+        std::vector<Reply> replies;
+        replies.reserve(256);
+        MoveList l;
+        generate_legal(pos_, l);
+        if (l.size == 0) return no_moves(alpha, beta, depth, ply);
+        // Step BRS-1. The first opponent moves; the second is idle.
+        for (Move m : l)
+            replies.push_back({m, Move(), order_score(m, tt_move, ply), is_capture(m)});
+        // Step BRS-2. The first opponent is idle; the second moves.
+        const Move idle = idle_reply(ply);
+        pos_.do_move(idle);
+        if (pos_.to_move() != root_ && pos_.phase() == Phase::Play && !pos_.game_over()) {
+            MoveList l2;
+            generate_legal(pos_, l2);
+            for (Move m : l2)
+                replies.push_back({idle, m,
+                                   order_score(m, Move(), ply + 1) - (m == tt_move ? 0 : 1),
+                                   is_capture(m)});
+        }
+        pos_.undo_move();
+        const bool danger = heart_in_danger();
+        const int alpha0 = alpha;
+        int best = -kInfinite;
+        Move best_move;
+        const Colour mover = pos_.to_move();
+        std::sort(replies.begin(), replies.end(),
+                  [](const Reply& a, const Reply& b) { return a.order > b.order; });
+        for (std::size_t i = 0; i < replies.size(); ++i) {
+            const Reply& rp = replies[i];
+            // Step BRS-3. Play the pair: the first opponent's move (or idle reply), then the
+            // second's (or its idle reply), unless the game or the layer ended in between.
+            int done = 1;
+            pos_.do_move(rp.first);
+            Move second = rp.second;
+            if (second.is_none() && !pos_.game_over() && pos_.phase() == Phase::Play &&
+                pos_.to_move() != root_)
+                second = idle_reply(ply + 1);
+            if (!second.is_none() && !pos_.game_over() && pos_.to_move() != root_) {
+                pos_.do_move(second);
+                ++done;
+            } else {
+                second = Move();
+            }
+            int score;
+            const int nd = depth - 1;
+            const bool same = team(mover) == team(pos_.to_move());
+            auto child_at = [&](int a, int b, int d, bool pv) {
+                return same ? search(a, b, d, ply + done, pv) : -search(-b, -a, d, ply + done, pv);
+            };
+            pv_len_[ply + done] = ply + done;
+            if (i == 0) {
+                score = child_at(alpha, beta, nd, pv_node);
+            } else {
+                int r = 0;
+                if (depth >= 3 && i >= 3 && !rp.capture && !danger && rp.order < (1 << 27))
+                    r = std::clamp(kReductions.r[std::min(depth, 63)][std::min<std::size_t>(i, 63)],
+                                   0, nd - 1);
+                score = child_at(alpha, alpha + 1, nd - r, false);
+                if (score > alpha && r > 0) score = child_at(alpha, alpha + 1, nd, false);
+                if (pv_node && score > alpha && score < beta)
+                    score = child_at(alpha, beta, nd, true);
+            }
+            for (int k = 0; k < done; ++k) pos_.undo_move();
+            if (stopped()) return 0;
+            if (score > best) {
+                best = score;
+                if (score > alpha) {
+                    best_move = rp.second.is_none() ? rp.first : rp.second;
+                    if (score >= beta) {  // (the PV of a cut-off is not used)
+                        if (!rp.capture && rp.second.is_none() && rp.first.kind() == Move::Normal) {
+                            int& h = history_slot(rp.first);
+                            h += depth * depth;
+                            if (h > (1 << 24)) h /= 2;
+                        }
+                        break;
+                    }
+                    alpha = score;
+                    pv_[ply][ply] = rp.first;
+                    if (done == 2) pv_[ply][ply + 1] = second;
+                    for (int k = ply + done; k < pv_len_[ply + done]; ++k)
+                        pv_[ply][k] = pv_[ply + done][k];
+                    pv_len_[ply] = std::max(pv_len_[ply + done], ply + done);
+                }
+            }
+        }
+        Bound b = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
+        sh_.tt.store(key, best_move, to_tt(best, ply), depth, b);
+        return best;
+    }
+
     int qsearch(int alpha, int beta, int ply, int qply) {
         int v;
         if (enter_node(ply, v)) return v;
+        if (can_take_deciding_heart()) return mate_in(ply + 1);
 
         const bool danger = heart_in_danger();
         const bool evasions = danger && qply == 0;
         int best = -kInfinite;
         if (!evasions) {
+            // Lazy stand-pat: far above beta on material alone, the rest cannot bring it
+            // back below (kLazyMargin bounds the other terms in practice).
+            if (pos_.phase() == Phase::Play) {
+                const int quick = eval::material_for_mover(pos_, root_);
+                if (quick - eval::kLazyMargin >= beta) return quick - eval::kLazyMargin;
+            }
             best = static_eval();
             if (best >= beta) return best;
             alpha = std::max(alpha, best);
@@ -498,12 +683,26 @@ class Worker {
         const bool coalition = pos_.players() == 3 && pos_.to_move() != root_;
         const Bitboard root_men =
             pos_.pieces(root_) | (pos_.heart(root_) != NO_CELL ? bit(pos_.heart(root_)) : 0);
+        const Colour own = pos_.army(pos_.to_move());
+        const Colour stm = pos_.to_move();
         for (std::size_t i = 0; i < list.size; ++i) {
-            if (!evasions && !is_capture(list.moves[i])) continue;
-            if (!evasions && coalition && !test(root_men, list.moves[i].to())) continue;
-            list.moves[n] = list.moves[i];
-            sc[n++] = order_score(list.moves[i], Move(), ply);
+            const Move m = list.moves[i];
+            if (!evasions && !is_capture(m)) continue;
+            if (!evasions && coalition && !test(root_men, m.to())) continue;
+            if (evasions) {  // only the moves that save the heart (or take one)
+                pos_.do_move(m);
+                const bool saved = pos_.game_over() || !pos_.is_in(own) ||
+                                   pos_.heart(own) == NO_CELL || !heart_in_danger_for(own, stm);
+                pos_.undo_move();
+                if (!saved) continue;
+            }
+            list.moves[n] = m;
+            sc[n++] = order_score(m, Move(), ply);
         }
+        // Nothing saves the heart: search every move; the reply takes it (a mate).
+        if (evasions && n == 0)
+            for (std::size_t i = 0; i < list.size; ++i)
+                sc[n++] = order_score(list.moves[i], Move(), ply);
         list.size = n;
         const Colour mover = pos_.to_move();
         for (std::size_t i = 0; i < list.size; ++i) {
@@ -546,9 +745,11 @@ class Worker {
     int id_;
     Position pos_;
     Colour root_;
+    eval::EvalCache eval_cache_;
     const SearchCallbacks* cb_ = nullptr;
     std::int64_t last_progress_ms_ = 0;
     int root_depth_ = 1;
+    int contempt_ = 0;  ///< draw score for the root team, negated (cp)
     int seldepth_ = 0;
     int players_in_root_ = 2;
     Move killers_[kMaxPly + 1][2]{};
@@ -630,7 +831,6 @@ std::uint64_t Searcher::search_sync(const Position& root, const SearchLimits& li
                                     const SearchSettings& settings, SearchCallbacks callbacks) {
     prepare(false);
     SearchSettings s = settings;
-    s.threads = 1;
     s.vary_setup = false;
     Shared sh{tt_, stop_, pondering_, ponderhit_ms_, limits, s, started_at_, {}, 0, {}};
     return run_search(sh, root, callbacks);

@@ -61,8 +61,19 @@ struct SearchCallbacks {
     std::function<void(const SearchProgress&)> on_progress;  ///< may be empty
 };
 
+/// How the three-player search treats the two opponents (docs/search.md).
+/// Paranoid: both move in turn against the root player (Sturtevant and Korf 2000).
+/// Brs: Best-Reply Search (Schadd and Winands 2011): one layer holds every move of either
+/// opponent, the other passes. BrsPlus: BRS+ (Esser et al. 2013): the other plays its first
+/// move by move ordering instead of passing.
+enum class MultiplayerSearch { Paranoid, Brs, BrsPlus };
+
+/// Option spellings of MultiplayerSearch, in enum order.
+inline constexpr const char* kMultiplayerSearchNames[] = {"paranoid", "brs", "brs+"};
+
 /// Settings copied into each search.
 struct SearchSettings {
+    MultiplayerSearch multiplayer = MultiplayerSearch::Brs;
     int threads = 1;
     int multipv = 1;
     std::int64_t move_overhead_ms = 30;
@@ -93,7 +104,8 @@ class Searcher {
     /// Forgets what is kept between searches: the setup plan (ucinewgame).
     void clear();
 
-    /// Runs a search synchronously and returns the nodes searched (bench; one thread).
+    /// Runs a search synchronously and returns the nodes searched (bench, analyse), with
+    /// settings.threads threads; setup choices without random variation.
     std::uint64_t search_sync(const Position& root, const SearchLimits& limits,
                               const SearchSettings& settings, SearchCallbacks callbacks);
 
