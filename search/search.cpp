@@ -739,6 +739,25 @@ class Worker {
         info.hashfull = sh_.tt.hashfull();
         info.pv = rm.pv;
         cb.on_info(info);
+        if (pv_idx == 0 && pos_.players() == 3 && cb.on_string) cb.on_string(standings(rm.pv));
+    }
+
+    /// Three players: each player's standing at the end of the principal variation, by the
+    /// static evaluation (that player against the mean of the others, centi-pawns), so that
+    /// a GUI can show all three: `standing g <cp> b <cp> k <cp>` (`out` for a player out).
+    std::string standings(const std::vector<Move>& pv) const {
+        Position p = pos_;
+        for (Move m : pv) {
+            if (m.is_none() || m == Move::null() || !is_legal(p, m)) break;
+            p.do_move(m);
+        }
+        std::string out = "standing";
+        for (int c = 0; c < p.players(); ++c) {
+            out += ' ';
+            out += kColourChar[c];
+            out += p.is_in(Colour(c)) ? " " + std::to_string(eval::evaluate(p, Colour(c))) : " out";
+        }
+        return out;
     }
 
     Searcher::Shared& sh_;
@@ -856,7 +875,8 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
         finish(Move(), Move());
         return 0;
     }
-    sh.budget = plan_time(sh.limits, root.to_move(), sh.settings.move_overhead_ms, root.ply());
+    sh.budget = plan_time(sh.limits, root.to_move(), sh.settings.move_overhead_ms, root.ply(),
+                          root.players());
     if (sh.settings.vary_setup && root.phase() != Phase::Play)
         sh.noise_seed = std::random_device{}() | 1;
 

@@ -5,8 +5,8 @@
 
 namespace klinzha {
 
-TimeBudget plan_time(const SearchLimits& limits, Colour us, std::int64_t overhead_ms,
-                     int ply_hint) {
+TimeBudget plan_time(const SearchLimits& limits, Colour us, std::int64_t overhead_ms, int ply_hint,
+                     int players) {
     TimeBudget b;
     if (limits.movetime >= 0) {
         std::int64_t t = std::max<std::int64_t>(1, limits.movetime - overhead_ms);
@@ -17,8 +17,12 @@ TimeBudget plan_time(const SearchLimits& limits, Colour us, std::int64_t overhea
     const std::int64_t left = limits.time[us];
     const std::int64_t inc = std::max<std::int64_t>(0, limits.inc[us]);
     const std::int64_t delay = std::max<std::int64_t>(0, limits.delay[us]);
-    // Moves still to play under this clock: the period's count, or an estimate.
-    int expected = 38 - std::min(ply_hint / 4, 18);
+    // Moves still to play under this clock: the period's count, or an estimate from the
+    // expected length of a game of this size, placements included (self-play games last
+    // 60-130 plies with two players, more with three), and never fewer than 20.
+    const int n = std::clamp(players, 2, 3);
+    const int game_plies = n == 3 ? 240 : 140;
+    int expected = std::max(20, (game_plies - ply_hint) / n);
     int mtg = limits.movestogo > 0 ? std::min(limits.movestogo, expected) : expected;
     // What may be spent without losing on time: the clock less the margin; the delay, free
     // every move (it never reaches the clock), is added less the overhead below.

@@ -17,11 +17,13 @@ struct TimeBudget {
 };
 
 /// Budget for colour `us` under `limits`, keeping `overhead_ms` (Move Overhead) in hand.
-/// `ply_hint`: plies played so far in the game (only shapes the expected moves left).
-/// Never returns a hard limit that, with the overhead, exceeds the time on the clock plus
-/// the delay; never less than 1 ms when a clock is given.
+/// `ply_hint`: plies played so far in the game, placements included; `players`: 2 or 3.
+/// Both only shape the expected number of own moves left (the game's expected length
+/// spread over its players, at least 20). Never returns a hard limit that, with the
+/// overhead, exceeds the time on the clock plus the delay; never less than 1 ms when a
+/// clock is given; never plans on an increment before it is credited.
 TimeBudget plan_time(const SearchLimits& limits, Colour us, std::int64_t overhead_ms,
-                     int ply_hint = 0);
+                     int ply_hint = 0, int players = 2);
 
 /// Scales the soft limit as the search learns: `best_move_changes` (a decaying count of
 /// changes of the best move) and `heart_in_danger` buy more time; the result never exceeds

@@ -82,3 +82,21 @@ TEST_CASE("issue 9: an empty clock spends at most the delay less the overhead, a
     inc.time = {40, 40, -1};
     CHECK(plan_time(inc, GREEN, 30).hard_ms <= 10);
 }
+
+TEST_CASE("issue 9: the clock is spread over the expected length of the game") {
+    SearchLimits l;
+    l.time = {60000, 60000, 60000};
+    const auto opening = plan_time(l, GREEN, 30, 0, 2);
+    const auto middle = plan_time(l, GREEN, 30, 60, 2);
+    const auto late = plan_time(l, GREEN, 30, 200, 2);
+    // The same clock buys more per move the fewer moves a game of this size has left...
+    CHECK(opening.soft_ms < middle.soft_ms);
+    CHECK(middle.soft_ms <= late.soft_ms);
+    // ...never more than the 20-move floor: 60 s less the overhead, over 20 moves, 60% soft.
+    CHECK(late.soft_ms <= (60000 - 30) / 20 * 6 / 10);
+    // At the start a two-player game plans for 70 own moves: about 60 s / 70 * 0.6.
+    CHECK(opening.soft_ms >= (60000 - 30) / 70 * 6 / 10 - 1);
+    CHECK(opening.soft_ms <= (60000 - 30) / 60 * 6 / 10);
+    // Three-player games last longer for each player (240 plies, 80 own moves).
+    CHECK(plan_time(l, GREEN, 30, 0, 3).soft_ms < opening.soft_ms);
+}
