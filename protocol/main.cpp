@@ -12,10 +12,12 @@
 #include <memory>
 #include <sstream>
 
+#include "engine/geometry.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/perft.h"
 #include "engine/record.h"
+#include "engine/svg.h"
 #include "reference_epd.h"
 #include "uci.h"
 
@@ -86,6 +88,61 @@ int cmd_perft(uci::UciSession& s, const std::vector<std::string>& args) {
     double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::cout << "\nNodes searched: " << total << "\n";
     spdlog::info("perft {} in {:.3f} s, {:.0f} leaves/s", depth, sec, sec > 0 ? total / sec : 0.0);
+    return 0;
+}
+
+/// The cells a move string names (SPEC 9: `e48e38`, `e48e38h`, `Qi77`, `Hi77`), read without
+/// a position, for outlining: a play move for two cells, a placement for one.
+std::optional<Move> parse_move_syntax(const std::string& text) {
+    std::vector<Cell> cells;
+    for (std::size_t i = 0; i + 3 <= text.size(); ++i)
+        if (auto c = geo::parse_cell(text.substr(i, 3))) {
+            cells.push_back(*c);
+            i += 2;
+        }
+    if (cells.size() == 2) return Move::normal(cells[0], cells[1], false);
+    if (cells.size() == 1) return Move::place_heart(cells[0]);
+    return std::nullopt;
+}
+
+/// `klinzha svg`: the picture of a position (engine/svg.h) on standard output or -o FILE.
+/// Exit status 2 with a message on a bad position, move, view or file.
+int cmd_svg(uci::UciSession& s, const po::variables_map& vm, const std::vector<std::string>& args) {
+    auto parsed = position_from_args(s, args, 0, "svg");
+    if (!parsed) return 2;
+    SvgOptions o;
+    o.names = vm.count("names") > 0;
+    const std::string view = vm["view"].as<std::string>();
+    if (view == "g")
+        o.view = GREEN;
+    else if (view == "b")
+        o.view = BLUE;
+    else if (view == "k")
+        o.view = BLACK;
+    else {
+        std::cerr << "svg: --view takes g, b or k\n";
+        return 2;
+    }
+    if (vm.count("last-move")) {
+        // The move is read in the position before it: it need not be legal in this one.
+        const std::string text = vm["last-move"].as<std::string>();
+        auto m = parse_move_syntax(text);
+        if (!m) {
+            std::cerr << "svg: --last-move: '" << text << "' is not a move (SPEC 9)\n";
+            return 2;
+        }
+        o.last_move = *m;
+    }
+    const std::string svg = board_svg(*parsed, o);
+    if (!vm.count("output")) {
+        std::cout << svg;
+        return 0;
+    }
+    std::ofstream out(vm["output"].as<std::string>());
+    if (!(out << svg)) {
+        std::cerr << "svg: cannot write " << vm["output"].as<std::string>() << "\n";
+        return 2;
+    }
     return 0;
 }
 
@@ -364,7 +421,12 @@ int main(int argc, char** argv) {
         "record", po::value<std::string>(), "analyse: a game record file (or -) to analyse")(
         "annotate", "analyse --record: print the record again with the analysis as comments")(
         "final", "replay: print only each game's final position")(
-        "lenient", "replay: try each reading of an ambiguous token (SPEC 11.2)");
+        "lenient", "replay: try each reading of an ambiguous token (SPEC 11.2)")(
+        "last-move", po::value<std::string>(), "svg: outline this move (SPEC 9 string)")(
+        "names", "svg: write every cell's name")("view",
+                                                 po::value<std::string>()->default_value("k"),
+                                                 "svg: whose region is at the bottom: g, b or k")(
+        "output,o", po::value<std::string>(), "svg: write to this file instead of standard output");
     po::options_description engine_opts("Engine options (as with setoption; spaces are dashes)");
     for (const auto& o : uci::options()) {
         std::string name = uci::cli_name(o);
@@ -395,19 +457,22 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (vm.count("help")) {
-        std::cout << "klinzha " << KLINZHA_VERSION
-                  << ": an engine for Klin Zha and Romulan Heart (UCI dialect)\n\n"
-                     "usage: klinzha [options]                      UCI on stdin/stdout\n"
-                     "       klinzha [options] perft <d> [\"<position>\"] [Name=value ...]\n"
-                     "       klinzha perft-bench                    perft speed on reference data\n"
-                     "       klinzha [options] bench [depth]        fixed searches, node count\n"
-                     "       klinzha [options] analyse [\"<position>\"] [--depth N | --movetime MS]"
-                     " [--MultiPV N] [Name=value ...]\n"
-                     "       klinzha [options] analyse --record FILE|- [--depth N | --movetime MS]"
-                     " [--annotate]\n"
-                     "       klinzha [options] replay FILE|- [--final] [--lenient]\n\n"
-                  << general << "\n"
-                  << engine_opts << "\n";
+        std::cout
+            << "klinzha " << KLINZHA_VERSION
+            << ": an engine for Klin Zha and Romulan Heart (UCI dialect)\n\n"
+               "usage: klinzha [options]                      UCI on stdin/stdout\n"
+               "       klinzha [options] perft <d> [\"<position>\"] [Name=value ...]\n"
+               "       klinzha perft-bench                    perft speed on reference data\n"
+               "       klinzha [options] bench [depth]        fixed searches, node count\n"
+               "       klinzha [options] analyse [\"<position>\"] [--depth N | --movetime MS]"
+               " [--MultiPV N] [Name=value ...]\n"
+               "       klinzha [options] analyse --record FILE|- [--depth N | --movetime MS]"
+               " [--annotate]\n"
+               "       klinzha [options] replay FILE|- [--final] [--lenient]\n"
+               "       klinzha svg [\"<position>\"] [--last-move MOVE] [--names] [--view g|b|k]"
+               " [-o FILE] [Name=value ...]\n\n"
+            << general << "\n"
+            << engine_opts << "\n";
         return 0;
     }
     if (vm.count("version")) {
@@ -438,6 +503,7 @@ int main(int argc, char** argv) {
     if (command == "perft-bench") return cmd_perft_bench();
     if (command == "bench") return cmd_bench(session, args);
     if (command == "replay") return cmd_replay(session, vm, args);
+    if (command == "svg") return cmd_svg(session, vm, args);
     if ((command == "analyse" || command == "analyze") && vm.count("record")) {
         if (!args.empty()) {
             std::cerr << "analyse: --record takes no position\n";
