@@ -313,13 +313,11 @@ void GuiSession::handle(std::string_view text) {
             g.comments = comments_;
             g.removals = removals_;
             g.termination = termination_;
+            if (!result_.empty()) g.outcome = outcome_;
             match::GameConfig cfg = cfg_;
             cfg.players = players_;
             cfg.rules = rules_;
-            std::string pgn = match::to_pgn(g, cfg, 1, "klinzha-gui");
-            if (!result_.empty()) {
-                // to_pgn writes the outcome the referee decided; a game still running is "*".
-            }
+            const std::string pgn = match::to_pgn(g, cfg, 1, "klinzha-gui");
             send_(json{{"type", "record"}, {"pgn", pgn}}.dump());
         } else if (type == "set_position") {
             on_set_position(msg);
@@ -554,13 +552,11 @@ void GuiSession::start_referee(const std::string& start_fen) {
                 result_ = g.result();
                 termination_ = g.termination;
             }
-            for (int c = 0; c < players_; ++c)
-                if (!human_[c] && players_objs_[std::size_t(c)] &&
-                    !players_objs_[std::size_t(c)]->alive() && g.aborted.empty() &&
-                    g.termination.find("crashed") != std::string::npos)
-                    send_(json{{"type", "error"},
-                               {"message", names_[c] + " (" + colour_name(Colour(c)) +
-                                               ") died: " + g.termination}}
+            if (g.aborted.empty()) outcome_ = g.outcome;
+            // An engine that died or broke the rules: say so on the page (the game is kept).
+            for (const char* what : {"crashed", "illegal move", "no answer"})
+                if (g.aborted.empty() && g.termination.find(what) != std::string::npos)
+                    send_(json{{"type", "error"}, {"message", "engine failure: " + g.termination}}
                               .dump());
         }
         broadcast_state();
@@ -800,6 +796,17 @@ void GuiSession::on_load(const json& msg) {
             if (auto it = g.tags.find(tag); it != g.tags.end() && names_[c].empty())
                 names_[c] = it->second;
         result_ = g.result == "*" ? "" : g.result;
+        outcome_ = {match::Outcome::Draw, match::Outcome::Draw, match::Outcome::Draw};
+        {  // "1-0", "0-1-0", "1/2-1/2": one field per colour
+            std::size_t c = 0, i = 0;
+            while (c < std::size_t(players_) && i < result_.size()) {
+                const auto dash = result_.find('-', i);
+                const std::string f = result_.substr(i, dash == std::string::npos ? std::string::npos : dash - i);
+                outcome_[c++] = f == "1" ? match::Outcome::Win : f == "0" ? match::Outcome::Loss : match::Outcome::Draw;
+                if (dash == std::string::npos) break;
+                i = dash + 1;
+            }
+        }
         termination_ = result_.empty() ? "" : "from the record";
         view_ply_ = -1;
         clock_ms_ = {-1, -1, -1};

@@ -96,6 +96,7 @@ class GuiSession {
     std::vector<bool> setup_;
     std::vector<match::GameRecord::Removal> removals_;
     std::string result_, termination_;
+    std::array<match::Outcome, kColours> outcome_{};
     int view_ply_ = -1;  ///< -1: follow the game
     Colour view_colour_ = GREEN;
     std::array<std::string, kColours> names_;
