@@ -139,7 +139,8 @@ try:
 
     # 3. Analysis shows at least two MultiPV lines, and follows stepping through the game.
     # A position from the middle of the game (its last ones may have a single legal move).
-    target = max(1, state()['plies'] - 6)
+    setup_plies = sum(1 for m in state()['moves'] if m['setup'])
+    target = min(setup_plies + 1, state()['plies'] - 1)
     d.find_element(By.CSS_SELECTOR, f'#moves li[data-ply="{target}"]').click()
     wait_for(lambda: state()['ply'] == target, 5)
     d.find_element(By.ID, 'multipv').clear()

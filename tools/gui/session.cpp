@@ -125,6 +125,7 @@ class Analyser {
         bool searching = false;
         std::map<int, json> lines;
         std::int64_t last_emit = 0;
+        bool dirty = false;  // lines changed since the last emit
         while (true) {
             std::optional<Position> next;
             int multipv = 1;
@@ -147,6 +148,7 @@ class Analyser {
                 }
                 current = std::move(next);
                 lines.clear();
+                dirty = false;
                 if (!current->game_over() && has_legal_move(*current)) {
                     player_.send_line("setoption name MultiPV value " + std::to_string(multipv));
                     player_.send_line("setoption name Players value " +
@@ -159,6 +161,13 @@ class Analyser {
                 continue;
             }
             auto line = player_.read_line_within(100);
+            if (dirty && now_ms() - last_emit >= 200) {  // what the throttle held back
+                last_emit = now_ms();
+                dirty = false;
+                json arr = json::array();
+                for (auto& [_, v] : lines) arr.push_back(v);
+                emit_({{"type", "analysis"}, {"fen", current->fen()}, {"lines", arr}});
+            }
             if (!line) {
                 if (!player_.alive()) {
                     emit_({{"type", "error"}, {"message", "analysis engine died"}});
@@ -212,8 +221,10 @@ class Analyser {
             l["pv"] = moves;
             l["san"] = san;
             lines[k] = l;
+            dirty = true;
             if (now_ms() - last_emit >= 200) {
                 last_emit = now_ms();
+                dirty = false;
                 json arr = json::array();
                 for (auto& [_, v] : lines) arr.push_back(v);
                 emit_({{"type", "analysis"}, {"fen", current->fen()}, {"lines", arr}});
