@@ -6,6 +6,8 @@
 #                                         test; a clang ASan/UBSan build (tests, then each
 #                                         fuzzer for 15 s); a GCC ThreadSanitizer build (tests)
 #   tools/setup.sh build                  install packages and build Release only
+#   tools/setup.sh gui  [gui args...]     install packages, build Release, start klinzha-gui
+#                                         (prints the address to open in a browser)
 #
 # Installing is idempotent: Debian packages are installed only when dpkg says they are
 # missing. Environment: KLINZHA_SKIP_SLOW=1 skips tests labelled `slow`;
@@ -16,10 +18,12 @@ set -euo pipefail
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 packages=(g++ clang libclang-rt-dev cmake make libboost-dev libboost-program-options-dev
           doctest-dev libspdlog-dev nlohmann-json3-dev parallel)
+# Only for the tests: klinzha-gui in headless Chromium (tests/gui/browser_test.py).
+test_packages=(chromium chromium-driver python3-selenium)
 
-install_packages() {
+install_packages() {  # install_packages [extra packages...]
     local missing=()
-    for p in "${packages[@]}"; do
+    for p in "${packages[@]}" "$@"; do
         dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
@@ -40,7 +44,7 @@ build() {  # build <dir> <cmake args...>
 
 cmd="${1:-run}"
 [ $# -gt 0 ] && shift
-install_packages
+if [ "$cmd" = test ]; then install_packages "${test_packages[@]}"; else install_packages; fi
 case "$cmd" in
     build)
         build build/release -DCMAKE_BUILD_TYPE=Release
@@ -48,6 +52,10 @@ case "$cmd" in
     run)
         build build/release -DCMAKE_BUILD_TYPE=Release
         exec "$top/build/release/klinzha" "$@"
+        ;;
+    gui)
+        build build/release -DCMAKE_BUILD_TYPE=Release
+        exec "$top/build/release/klinzha-gui" "$@"
         ;;
     test)
         build build/release -DCMAKE_BUILD_TYPE=Release
@@ -60,16 +68,16 @@ case "$cmd" in
             build build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
                 -DKLINZHA_FUZZ=ON
             (cd "$top/build/fuzz" && ASAN_OPTIONS=allocator_may_return_null=1 \
-                ctest --output-on-failure -j "$jobs" -LE slow "$@")
+                ctest --output-on-failure -j "$jobs" -LE "slow|gui" "$@")
             if [ "${KLINZHA_NO_FUZZ:-0}" != 1 ]; then bash "$top/tools/fuzz.sh" 15; fi
         fi
         if [ "${KLINZHA_NO_TSAN:-0}" != 1 ]; then  # threads: search, stop, ponder, matches
             build build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKLINZHA_TSAN=ON
-            (cd "$top/build/tsan" && ctest --output-on-failure -j "$jobs" -LE slow "$@")
+            (cd "$top/build/tsan" && ctest --output-on-failure -j "$jobs" -LE "slow|gui" "$@")
         fi
         ;;
     *)
-        echo "usage: tools/setup.sh run|test|build [args...]" >&2
+        echo "usage: tools/setup.sh run|test|build|gui [args...]" >&2
         exit 2
         ;;
 esac
