@@ -68,7 +68,8 @@ TEST_CASE("gui session: hello answers the engines, rules, variants and the state
     // The board of the state: 81 cells, each named.
     const std::string svg = st["svg"];
     std::size_t cells = 0;
-    for (auto p = svg.find("data-cell=\""); p != std::string::npos; p = svg.find("data-cell=\"", p + 1))
+    for (auto p = svg.find("data-cell=\""); p != std::string::npos;
+         p = svg.find("data-cell=\"", p + 1))
         ++cells;
     CHECK(cells == 81);
 }
@@ -83,9 +84,9 @@ TEST_CASE("gui session: bad messages get an error and change nothing") {
         "[1,2]",
         R"({"no":"type"})",
         R"({"type":"fly"})",
-        R"({"type":"move","move":"e48e38"})",               // no game running
+        R"({"type":"move","move":"e48e38"})",  // no game running
         R"({"type":"move"})",
-        R"({"type":"goto","ply":5})",                        // no such ply
+        R"({"type":"goto","ply":5})",  // no such ply
         R"({"type":"goto","ply":"x"})",
         R"({"type":"set_position","fen":"2 nonsense"})",
         R"({"type":"new_game","players":4,"seats":[]})",
@@ -155,9 +156,10 @@ TEST_CASE("gui server: only the page's own files are served") {
 
 TEST_CASE("svg: one picture per position, every cell and man marked for tools") {
     Position p;
-    REQUIRE_FALSE(p.set("2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,"
-                        "Ng25,Ng14,Ph24,Ph12,Pf26,Wi44 - b play 17 9",
-                        Rules{}));
+    REQUIRE_FALSE(
+        p.set("2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,"
+              "Ng25,Ng14,Ph24,Ph12,Pf26,Wi44 - b play 17 9",
+              Rules{}));
     const std::string svg = board_svg(p, {});
     CHECK(svg.find("data-cell=\"i99\"") != std::string::npos);
     CHECK(svg.find("data-cell=\"a19\"") != std::string::npos);

@@ -58,6 +58,7 @@ std::string_view content_type(std::string_view path) {
 }
 
 struct Server::Impl {
+    explicit Impl(ServerConfig c) : cfg(std::move(c)) {}
     ServerConfig cfg;
     asio::io_context io;
     tcp::acceptor acceptor{io};
@@ -137,7 +138,7 @@ void serve_connection(tcp::socket socket, const ServerConfig& cfg) {
 
 }  // namespace
 
-Server::Server(ServerConfig cfg) : impl_(new Impl{std::move(cfg)}) {
+Server::Server(ServerConfig cfg) : impl_(new Impl(std::move(cfg))) {
     beast::error_code ec;
     const auto addr = asio::ip::make_address(impl_->cfg.host, ec);
     if (ec) throw std::runtime_error("bad host '" + impl_->cfg.host + "': " + ec.message());

@@ -812,8 +812,11 @@ void GuiSession::on_load(const json& msg) {
             std::size_t c = 0, i = 0;
             while (c < std::size_t(players_) && i < result_.size()) {
                 const auto dash = result_.find('-', i);
-                const std::string f = result_.substr(i, dash == std::string::npos ? std::string::npos : dash - i);
-                outcome_[c++] = f == "1" ? match::Outcome::Win : f == "0" ? match::Outcome::Loss : match::Outcome::Draw;
+                const std::string f =
+                    result_.substr(i, dash == std::string::npos ? std::string::npos : dash - i);
+                outcome_[c++] = f == "1"   ? match::Outcome::Win
+                                : f == "0" ? match::Outcome::Loss
+                                           : match::Outcome::Draw;
                 if (dash == std::string::npos) break;
                 i = dash + 1;
             }
