@@ -11,6 +11,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/build"
 ln -s "$build" "$work/build/release"
+ln -s "$repo/tests" "$work/tests"
 cd "$work"
 sample='3 Hi99,Qi67,Ri99,Bh68,Ni78,Nh79,Pi56,Pg68,Pf69,Wh78 Hi23,Qh24,Rg25,Bh35,Ni34,Ng36,Pi45,Pi23,Ph13,Wh46 Hc17,Qd38,Re27,Bd16,Nd39,Nd17,Pe26,Pd49,Pc17,Wd28 k play 5 2'
 build/release/klinzha-match -engine cmd=build/release/klinzha -engine cmd=build/release/klinzha \

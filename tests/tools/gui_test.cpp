@@ -108,7 +108,7 @@ TEST_CASE("gui session: bad messages get an error and change nothing") {
     CHECK(c.last("state")["plies"] == before["plies"]);
 }
 
-TEST_CASE("gui session: a person's moves are refereed; illegal ones refused; takeback") {
+TEST_CASE("gui session: a person makes refereed moves, illegal ones are refused, takeback works") {
     Collector c;
     gui::GuiSession s(engines(), c.send());
     s.handle(R"({"type":"new_game","players":2,"seats":["human","human"]})");
