@@ -12,21 +12,6 @@
 namespace klinzha::eval {
 namespace {
 
-/// Every weight of the evaluation, in centi-pawns.
-struct Weights {
-    // Tapered terms: middle game (full material) and end game (bare boards) weights.
-    int mobility_mg = 4, mobility_eg = 6;  ///< per move available
-    int pressure_mg = 2, pressure_eg = 4;  ///< per cell our pieces reach
-    int carrier_near_heart_mg = 18, carrier_near_heart_eg = 8;
-    int shut_in = 25;           ///< per piece (walls aside) with no move
-    int heart_attacker = 90;    ///< per opposing piece that can take the heart now
-    int heart_alone = 35;       ///< the heart stands alone (cannot flee with a carrier)
-    int heart_carried = 20;     ///< carried by a carrier (can move with it)
-    int enemy_near_heart = 12;  ///< per opposing piece within 3 steps of the heart
-    int zone_shield = 10;       ///< per own wall-zone cell within 2 steps of the heart
-};
-constexpr Weights W;
-
 enum Term { Material, Mobility, ShutIn, HeartSafety, Walls, Pressure, kTerms };
 const char* kTermName[kTerms] = {"material",     "mobility", "shut-in",
                                  "heart safety", "walls",    "pressure"};
@@ -53,15 +38,15 @@ int taper(int mg, int eg, int phase) {
 }
 
 Terms terms_for(const Position& pos, Colour c, const std::array<Reach, kColours>& reach,
-                int phase) {
+                int phase, const WeightTable& w) {
     Terms t{};
     for (int pt = 0; pt < kPieceTypes; ++pt)
-        t[Material] += kPieceValue[pt] * popcount(pos.pieces(c, PieceType(pt)));
+        t[Material] += w[W_QUEEN + pt] * popcount(pos.pieces(c, PieceType(pt)));
     const Reach& r = reach[c];
-    t[Mobility] = taper(W.mobility_mg, W.mobility_eg, phase) * r.moves;
+    t[Mobility] = taper(w[MOBILITY_MG], w[MOBILITY_EG], phase) * r.moves;
     Bitboard movers = pos.pieces(c) & ~pos.pieces(c, WALL);
-    if (pos.phase() == Phase::Play) t[ShutIn] = -W.shut_in * popcount(movers & ~r.mobile);
-    t[Pressure] = taper(W.pressure_mg, W.pressure_eg, phase) * popcount(r.targets);
+    if (pos.phase() == Phase::Play) t[ShutIn] = -w[SHUT_IN] * popcount(movers & ~r.mobile);
+    t[Pressure] = taper(w[PRESSURE_MG], w[PRESSURE_EG], phase) * popcount(r.targets);
 
     const Cell h = pos.heart(c);
     if (h != NO_CELL) {
@@ -69,23 +54,24 @@ Terms terms_for(const Position& pos, Colour c, const std::array<Reach, kColours>
         const Bitboard near3 = geo::ball(h, 3);
         for (int o = 0; o < kColours; ++o) {
             if (o == c || !pos.is_in(Colour(o))) continue;
-            s -= W.heart_attacker * reach[o].heart_attackers[c];
-            s -= W.enemy_near_heart *
+            s -= w[HEART_ATTACKER] * reach[o].heart_attackers[c];
+            s -= w[ENEMY_NEAR_HEART] *
                  popcount(pos.pieces(Colour(o)) & ~pos.pieces(Colour(o), WALL) & near3);
         }
         const Bitboard carriers = pos.pieces(c, QUEEN) | pos.pieces(c, ROOK) | pos.pieces(c, PAWN);
         const Bitboard near2 = geo::ball(h, 2);
-        s += taper(W.carrier_near_heart_mg, W.carrier_near_heart_eg, phase) *
+        s += taper(w[CARRIER_NEAR_MG], w[CARRIER_NEAR_EG], phase) *
              popcount(carriers & near2 & ~bit(h));
-        s += test(carriers, h) ? W.heart_carried : -W.heart_alone;
+        s += test(carriers, h) ? w[HEART_CARRIED] : -w[HEART_ALONE];
         t[HeartSafety] = s;
-        t[Walls] = W.zone_shield * popcount(pos.zones(c) & near2);
+        t[Walls] = w[ZONE_SHIELD] * popcount(pos.zones(c) & near2);
     }
     return t;
 }
 
 std::array<Terms, kColours> all_terms(const Position& pos,
-                                      std::array<Reach, kColours>* reach_out = nullptr) {
+                                      std::array<Reach, kColours>* reach_out = nullptr,
+                                      const WeightTable& w = kWeights) {
     std::array<Reach, kColours> local{};
     auto& reach = reach_out ? *reach_out : local;
     for (int c = 0; c < kColours; ++c)
@@ -93,7 +79,7 @@ std::array<Terms, kColours> all_terms(const Position& pos,
     std::array<Terms, kColours> terms{};
     const int phase = game_phase(pos);
     for (int c = 0; c < kColours; ++c)
-        if (pos.is_in(Colour(c))) terms[c] = terms_for(pos, Colour(c), reach, phase);
+        if (pos.is_in(Colour(c))) terms[c] = terms_for(pos, Colour(c), reach, phase, w);
     return terms;
 }
 
@@ -118,8 +104,9 @@ int combine(const Position& pos, Colour us, const std::array<std::int32_t, kColo
     return n ? total[us] - others / n : total[us];
 }
 
-std::array<std::int32_t, kColours> totals(const Position& pos, std::array<Reach, kColours>* reach) {
-    const auto terms = all_terms(pos, reach);
+std::array<std::int32_t, kColours> totals(const Position& pos, std::array<Reach, kColours>* reach,
+                                          const WeightTable& w = kWeights) {
+    const auto terms = all_terms(pos, reach, w);
     std::array<std::int32_t, kColours> t{};
     for (int c = 0; c < kColours; ++c) t[c] = sum(terms[c]);
     return t;
@@ -150,6 +137,11 @@ int evaluate(const Position& pos, Colour us, std::array<Reach, kColours>* reach)
     // static term favours either; the search decides by heart captures and lost positions.
     if (pos.rules().reflective) return 0;
     return combine(pos, us, totals(pos, reach));
+}
+
+int evaluate_with(const Position& pos, Colour us, const WeightTable& w) {
+    if (pos.rules().reflective) return 0;
+    return combine(pos, us, totals(pos, nullptr, w));
 }
 
 int evaluate(const Position& pos, Colour us, EvalCache& cache) {

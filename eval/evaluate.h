@@ -24,6 +24,38 @@ inline constexpr int kInfinite = 32000;
 /// Piece values in centi-pawns, indexed by PieceType (Q R B N P W).
 inline constexpr int kPieceValue[kPieceTypes] = {330, 240, 390, 430, 100, 250};
 
+/// The evaluation's weights, one table in centi-pawns (per piece, per move, per cell...),
+/// indexed by Weight. Its values are kWeights (eval/weights.h), written by the tuner
+/// (tools/tune, the Texel method); the names are kWeightNames.
+enum Weight : int {
+    W_QUEEN, W_ROOK, W_BISHOP, W_KNIGHT, W_PAWN, W_WALL,  ///< material, per piece
+    MOBILITY_MG, MOBILITY_EG,          ///< per move available (middle game, end game)
+    PRESSURE_MG, PRESSURE_EG,          ///< per cell our pieces reach
+    CARRIER_NEAR_MG, CARRIER_NEAR_EG,  ///< per own carrier within 2 steps of the heart
+    SHUT_IN,                           ///< per piece (walls aside) with no move, negated
+    HEART_ATTACKER,                    ///< per opposing piece that can take the heart now, negated
+    HEART_ALONE,                       ///< the heart stands alone, negated
+    HEART_CARRIED,                     ///< the heart stands on a carrier
+    ENEMY_NEAR_HEART,                  ///< per opposing piece within 3 steps of the heart, negated
+    ZONE_SHIELD,                       ///< per own wall-zone cell within 2 steps of the heart
+    kWeightCount
+};
+using WeightTable = std::array<int, kWeightCount>;
+inline constexpr std::array<const char*, kWeightCount> kWeightNames = {
+    "queen", "rook", "bishop", "knight", "pawn", "wall", "mobility_mg", "mobility_eg",
+    "pressure_mg", "pressure_eg", "carrier_near_mg", "carrier_near_eg", "shut_in",
+    "heart_attacker", "heart_alone", "heart_carried", "enemy_near_heart", "zone_shield"};
+
+}  // namespace klinzha::eval
+
+#include "weights.h"  // kWeights, the tuned values
+
+namespace klinzha::eval {
+
+/// As evaluate(pos, us) under other weights (the tuner's view of the evaluation; the
+/// evaluation is linear in them but for rounding).
+int evaluate_with(const Position& pos, Colour us, const WeightTable& w);
+
 /// A small direct-mapped cache of per-colour evaluation totals by position key, one per
 /// search thread (not shared, no locking). 2^16 entries of 24 bytes: 1.5 MiB.
 class EvalCache {
