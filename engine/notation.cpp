@@ -296,6 +296,10 @@ std::string draw_board(const Position& pos) {
             line += ' ';
         }
         while (!line.empty() && line.back() == ' ') line.pop_back();
+        // The row's cell names in the same order, so a cell can be read off the drawing.
+        line.resize(72, ' ');
+        line += "|";
+        for (int i = 0; i < 2 * r - 1; ++i) line += ' ' + geo::cell_name(Cell((r - 1) * (r - 1) + i));
         out += line;
         out += '\n';
     }

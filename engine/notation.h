@@ -47,7 +47,9 @@ std::variant<Move, std::string> parse_algebraic(const Position& pos, std::string
 
 /// A drawing of the board for people (SPEC 13 `d`): rows i (top) to a, each cell as
 /// colour letter + piece letter (`gQ`), `*` after a carrier that holds its heart, `gH` for a
-/// heart alone, `.` for an empty cell and `+` for an empty separator. Ends without newline.
+/// heart alone, `.` for an empty cell and `+` for an empty separator; after `|`, the row's
+/// cell names in the drawing's order, so any cell's name can be read off. Ends without
+/// newline.
 std::string draw_board(const Position& pos);
 
 }  // namespace klinzha

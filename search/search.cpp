@@ -777,6 +777,29 @@ class Worker {
     int pv_len_[kMaxPly + 2]{};
 };
 
+/// The setup planner scores our whole planned set against the others' men placed so far, so
+/// its score holds the material the others have not placed yet (about 2900 cp at the first
+/// placement). Shown to GUIs, it is put on the scale of play scores: as if every set were
+/// complete (our planned set's material less the mean of the others' full sets, which equal
+/// it, instead of their material so far), and scaled by the share of the others' men placed:
+/// before they place, the planner cannot see their positional terms and no one stands better.
+int setup_score_on_play_scale(const Position& root, int planner_score) {
+    if (std::abs(planner_score) >= kMateBound) return planner_score;
+    int full = 0;
+    for (int pt = 0; pt < kPieceTypes; ++pt) full += eval::kWeights[eval::W_QUEEN + pt] * kSetCount[pt];
+    int others = 0, n = 0, placed = 0;
+    for (int c = 0; c < root.players(); ++c) {
+        if (Colour(c) == root.army(root.to_move()) || !root.is_in(Colour(c))) continue;
+        for (int pt = 0; pt < kPieceTypes; ++pt)
+            others += eval::kWeights[eval::W_QUEEN + pt] * popcount(root.pieces(Colour(c), PieceType(pt)));
+        placed += popcount(root.pieces(Colour(c)));
+        ++n;
+    }
+    if (!n) return planner_score;
+    const int adjusted = planner_score - (full - others / n);
+    return adjusted * placed / (kSetSize * n);
+}
+
 /// Why the game at root is over, or "" if it is not (SPEC 7, 13).
 std::string finished_reason(const Position& root, const MoveList& legal) {
     if (root.phase() == Phase::Play) {
@@ -896,7 +919,7 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
             SearchInfo info;
             info.depth = 1;
             info.seldepth = int(res.plan.size());
-            info.score = res.score;
+            info.score = setup_score_on_play_scale(root, res.score);
             info.nodes = res.evaluations;
             info.time_ms = ms_since(sh.start);
             info.hashfull = tt_.hashfull();

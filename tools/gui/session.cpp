@@ -639,7 +639,8 @@ void GuiSession::on_new_game(const json& msg) {
         if (!e) return error("new_game: no engine named '" + who + "'");
         match::EngineSpec spec = e->spec;
         if (engine_options.contains(who) && engine_options[who].is_object())
-            for (auto& [k, v] : engine_options[who].items()) {
+            for (auto& [name, v] : engine_options[who].items()) {
+                const std::string k = name;  // (a structured binding cannot be captured)
                 const bool declared =
                     std::any_of(e->options.begin(), e->options.end(),
                                 [&](const EngineOption& o) { return o.name == k; });
