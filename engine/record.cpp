@@ -198,6 +198,27 @@ struct Replayer {
 
 }  // namespace
 
+std::vector<double> result_scores(std::string_view token, int players) {
+    std::vector<double> r;
+    std::size_t i = 0;
+    while (int(r.size()) < players) {
+        const auto dash = token.find('-', i);
+        const std::string_view f =
+            token.substr(i, dash == std::string_view::npos ? token.npos : dash - i);
+        if (f == "1")
+            r.push_back(1);
+        else if (f == "0")
+            r.push_back(0);
+        else if (f == "1/2")
+            r.push_back(0.5);
+        else
+            return {};
+        if (dash == std::string_view::npos) break;
+        i = dash + 1;
+    }
+    return int(r.size()) == players ? r : std::vector<double>{};
+}
+
 Replay replay(const RecordGame& g, const Rules& base, int players, bool lenient) {
     Replay out;
     Rules rules = base;

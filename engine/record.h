@@ -15,6 +15,7 @@
 #include <istream>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "position.h"
@@ -37,6 +38,11 @@ struct RecordGame {
 /// Splits a text of records into games. Never fails: text it cannot use (an unterminated
 /// comment, a broken tag line) is kept as tokens, which then fail in replay() with a message.
 std::vector<RecordGame> read_records(std::istream& in);
+
+/// The score of each colour in a record's result token, in turn order: 1 won, 0.5 drawn, 0
+/// lost (`1-0`, `1/2-1/2`, `0-1-0`, `0-1/2-1/2`). Empty when the token is not a finished
+/// result for that many players (`*`, "", anything else).
+std::vector<double> result_scores(std::string_view token, int players);
 
 /// A record replayed through the rules core.
 struct Replay {

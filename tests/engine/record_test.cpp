@@ -147,3 +147,15 @@ TEST_CASE("lenient replay keeps the reading of an ambiguous token that leaves th
     REQUIRE(lenient.moves.size() == 3);
     CHECK(lenient.moves[0] == "g79f59");
 }
+
+TEST_CASE("result_scores: a record's result token, one score per colour") {
+    using V = std::vector<double>;
+    CHECK(result_scores("1-0", 2) == V{1, 0});
+    CHECK(result_scores("1/2-1/2", 2) == V{0.5, 0.5});
+    CHECK(result_scores("0-1/2-1/2", 3) == V{0, 0.5, 0.5});
+    CHECK(result_scores("0-0-1", 3) == V{0, 0, 1});
+    CHECK(result_scores("*", 2).empty());
+    CHECK(result_scores("", 2).empty());
+    CHECK(result_scores("1-0", 3).empty());  // too few fields for three players
+    CHECK(result_scores("2-0", 2).empty());
+}

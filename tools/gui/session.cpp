@@ -126,6 +126,14 @@ class Analyser {
         std::map<int, json> lines;
         std::int64_t last_emit = 0;
         bool dirty = false;  // lines changed since the last emit
+        // Sends the lines (at most ~5 a second: the callers check last_emit).
+        auto emit_lines = [&] {
+            last_emit = now_ms();
+            dirty = false;
+            json arr = json::array();
+            for (auto& [_, v] : lines) arr.push_back(v);
+            emit_({{"type", "analysis"}, {"fen", current->fen()}, {"lines", arr}});
+        };
         while (true) {
             std::optional<Position> next;
             int multipv = 1;
@@ -161,13 +169,7 @@ class Analyser {
                 continue;
             }
             auto line = player_.read_line_within(100);
-            if (dirty && now_ms() - last_emit >= 200) {  // what the throttle held back
-                last_emit = now_ms();
-                dirty = false;
-                json arr = json::array();
-                for (auto& [_, v] : lines) arr.push_back(v);
-                emit_({{"type", "analysis"}, {"fen", current->fen()}, {"lines", arr}});
-            }
+            if (dirty && now_ms() - last_emit >= 200) emit_lines();  // what the throttle held back
             if (!line) {
                 if (!player_.alive()) {
                     emit_({{"type", "error"}, {"message", "analysis engine died"}});
@@ -222,13 +224,7 @@ class Analyser {
             l["san"] = san;
             lines[k] = l;
             dirty = true;
-            if (now_ms() - last_emit >= 200) {
-                last_emit = now_ms();
-                dirty = false;
-                json arr = json::array();
-                for (auto& [_, v] : lines) arr.push_back(v);
-                emit_({{"type", "analysis"}, {"fen", current->fen()}, {"lines", arr}});
-            }
+            if (now_ms() - last_emit >= 200) emit_lines();
         }
         if (searching) player_.send_line("stop");
         player_.send_line("quit");
@@ -371,6 +367,14 @@ json GuiSession::welcome_json() const {
     json variants = json::array();
     for (const auto& v : kVariantNames) variants.push_back(std::string(v));
     return {{"type", "welcome"}, {"engines", engines}, {"rules", rules}, {"variants", variants}};
+}
+
+void GuiSession::keep_moves(std::size_t n) {
+    moves_.resize(n);
+    algebraic_.resize(n);
+    comments_.resize(n);
+    movers_.resize(n);
+    setup_.resize(n);
 }
 
 Position GuiSession::position_at(int ply) const {
@@ -533,11 +537,7 @@ void GuiSession::start_referee(const std::string& start_fen) {
         auto on_move = [this, removals_before](const match::GameRecord& g) {
             {
                 std::lock_guard lock(m_);
-                moves_.resize(segment_start_);
-                algebraic_.resize(segment_start_);
-                comments_.resize(segment_start_);
-                movers_.resize(segment_start_);
-                setup_.resize(segment_start_);
+                keep_moves(segment_start_);
                 removals_.resize(removals_before);
                 for (std::size_t i = 0; i < g.moves.size(); ++i) {
                     moves_.push_back(g.moves[i]);
@@ -668,11 +668,7 @@ void GuiSession::on_new_game(const json& msg) {
             p.set(start_fen_, rules_);
             start_fen_ = p.fen();
         }
-        moves_.clear();
-        algebraic_.clear();
-        comments_.clear();
-        movers_.clear();
-        setup_.clear();
+        keep_moves(0);
         removals_.clear();
         names_ = names;
         human_ = human;
@@ -740,11 +736,7 @@ void GuiSession::on_takeback() {
     do {
         --n;
     } while (n > 0 && !human_[movers_[n]] && engines);
-    moves_.resize(n);
-    algebraic_.resize(n);
-    comments_.resize(n);
-    movers_.resize(n);
-    setup_.resize(n);
+    keep_moves(n);
     while (!removals_.empty() && removals_.back().before_move > n) removals_.pop_back();
     result_.clear();
     termination_.clear();
@@ -777,11 +769,7 @@ void GuiSession::on_load(const json& msg) {
         players_ = r.start.players();
         rules_ = r.start.rules();
         start_fen_ = r.start.fen();
-        moves_.clear();
-        algebraic_.clear();
-        comments_.clear();
-        movers_.clear();
-        setup_.clear();
+        keep_moves(0);
         removals_.clear();
         Position p = r.start;
         for (const auto& s : r.moves) {
@@ -809,19 +797,11 @@ void GuiSession::on_load(const json& msg) {
                 names_[c] = it->second;
         result_ = g.result == "*" ? "" : g.result;
         outcome_ = {match::Outcome::Draw, match::Outcome::Draw, match::Outcome::Draw};
-        {  // "1-0", "0-1-0", "1/2-1/2": one field per colour
-            std::size_t c = 0, i = 0;
-            while (c < std::size_t(players_) && i < result_.size()) {
-                const auto dash = result_.find('-', i);
-                const std::string f =
-                    result_.substr(i, dash == std::string::npos ? std::string::npos : dash - i);
-                outcome_[c++] = f == "1"   ? match::Outcome::Win
-                                : f == "0" ? match::Outcome::Loss
+        const auto scores = result_scores(result_, players_);
+        for (std::size_t c = 0; c < scores.size(); ++c)
+            outcome_[c] = scores[c] == 1   ? match::Outcome::Win
+                          : scores[c] == 0 ? match::Outcome::Loss
                                            : match::Outcome::Draw;
-                if (dash == std::string::npos) break;
-                i = dash + 1;
-            }
-        }
         termination_ = result_.empty() ? "" : "from the record";
         view_ply_ = -1;
         clock_ms_ = {-1, -1, -1};
@@ -844,11 +824,7 @@ void GuiSession::on_set_position(const json& msg) {
         std::lock_guard lock(m_);
         players_ = p.players();
         start_fen_ = p.fen();
-        moves_.clear();
-        algebraic_.clear();
-        comments_.clear();
-        movers_.clear();
-        setup_.clear();
+        keep_moves(0);
         removals_.clear();
         result_.clear();
         termination_.clear();

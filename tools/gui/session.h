@@ -76,6 +76,8 @@ class GuiSession {
     void stop_game();
     void start_referee(const std::string& start_fen);
     void error(const std::string& message);
+    /// Keeps the first n moves of the shown game (its parallel lists). Needs m_ held.
+    void keep_moves(std::size_t n);
     /// The position after `ply` plies of the shown game (-1: the last). Needs m_ held.
     Position position_at(int ply) const;
     nlohmann::json state_json() const;  ///< needs m_ held

@@ -36,23 +36,6 @@ int usage() {
     return 2;
 }
 
-/// Per-colour results of a record's result token: "1-0", "0-1-1/2", "1/2-1/2-0"...
-std::vector<double> results(const std::string& token, int players) {
-    std::vector<double> r;
-    std::size_t i = 0;
-    while (i <= token.size() && int(r.size()) < players) {
-        const auto dash = token.find('-', i);
-        const std::string f = token.substr(i, dash == std::string::npos ? std::string::npos : dash - i);
-        if (f == "1") r.push_back(1);
-        else if (f == "0") r.push_back(0);
-        else if (f == "1/2") r.push_back(0.5);
-        else return {};
-        if (dash == std::string::npos) break;
-        i = dash + 1;
-    }
-    return int(r.size()) == players ? r : std::vector<double>{};
-}
-
 bool quiet(const Position& p) {
     if (p.phase() != Phase::Play || p.game_over()) return false;
     if (heart_attacked(p, p.army(p.to_move()))) return false;
@@ -79,10 +62,11 @@ int extract(const std::vector<std::string>& files, const std::string& out_path) 
         }
         for (const auto& g : read_records(in)) {
             int players = 2;
-            if (auto it = g.tags.find("Players"); it != g.tags.end()) players = std::atoi(it->second.c_str());
+            if (auto it = g.tags.find("Players"); it != g.tags.end())
+                players = std::atoi(it->second.c_str());
             if (auto it = g.tags.find("FEN"); it != g.tags.end() && !it->second.empty())
                 players = it->second[0] == '3' ? 3 : 2;
-            const auto res = results(g.result, players);
+            const auto res = result_scores(g.result, players);
             const Replay r = replay(g, Rules{}, players, false);
             if (res.empty() || !r.error.empty()) {
                 ++skipped;
@@ -95,13 +79,16 @@ int extract(const std::vector<std::string>& files, const std::string& out_path) 
                 if (!quiet(p)) continue;
                 out << fen << '|';
                 for (int c = 0; c < kColours; ++c)
-                    out << (c ? " " : "") << (c < players && p.is_in(Colour(c)) ? std::to_string(res[c]).substr(0, 3) : "-");
+                    out << (c ? " " : "")
+                        << (c < players && p.is_in(Colour(c)) ? std::to_string(res[c]).substr(0, 3)
+                                                              : "-");
                 out << '\n';
                 ++positions;
             }
         }
     }
-    std::cout << "games " << games << ", skipped " << skipped << ", quiet positions " << positions << "\n";
+    std::cout << "games " << games << ", skipped " << skipped << ", quiet positions " << positions
+              << "\n";
     return 0;
 }
 
@@ -164,8 +151,10 @@ int fit(const std::string& data, const std::string& header, int iterations) {
     double lo = 0.05, hi = 4.0;
     for (int i = 0; i < 60; ++i) {
         const double a = lo + (hi - lo) * 0.382, b = lo + (hi - lo) * 0.618;
-        if (error(samples, w, a) < error(samples, w, b)) hi = b;
-        else lo = a;
+        if (error(samples, w, a) < error(samples, w, b))
+            hi = b;
+        else
+            lo = a;
     }
     const double k = (lo + hi) / 2;
     const double before = error(samples, w, k);
@@ -196,21 +185,25 @@ int fit(const std::string& data, const std::string& header, int iterations) {
             w[i] -= lr * mh / (std::sqrt(vh) + eps);
             w[i] = std::max(0.0, w[i]);  // every term keeps its sign
         }
-        if (it % 500 == 0) std::cout << "iteration " << it << ", error " << error(samples, w, k) << "\n";
+        if (it % 500 == 0)
+            std::cout << "iteration " << it << ", error " << error(samples, w, k) << "\n";
     }
     eval::WeightTable tuned{};
     for (std::size_t i = 0; i < n; ++i) tuned[i] = int(std::lround(w[i]));
     std::vector<double> rounded(tuned.begin(), tuned.end());
     std::cout << "error after " << error(samples, rounded, k) << "\n";
     for (std::size_t i = 0; i < n; ++i)
-        std::cout << "  " << eval::kWeightNames[i] << ": " << eval::kWeights[i] << " -> " << tuned[i] << "\n";
+        std::cout << "  " << eval::kWeightNames[i] << ": " << eval::kWeights[i] << " -> "
+                  << tuned[i] << "\n";
     if (header.empty()) return 0;
     std::ofstream out(header);
-    out << "// eval/weights.h: the evaluation's weights (eval/evaluate.h, enum Weight), in centi-pawns.\n"
+    out << "// eval/weights.h: the evaluation's weights (eval/evaluate.h, enum Weight), in "
+           "centi-pawns.\n"
            "// Written by `klinzha-tune fit` (tools/tune/, the Texel method) from "
         << samples.size() << " samples:\n// K " << k << ", error " << before << " -> "
         << error(samples, rounded, k)
-        << ". Edit by re-tuning.\n#pragma once\n\nnamespace klinzha::eval {\n\ninline constexpr WeightTable kWeights = {\n";
+        << ". Edit by re-tuning.\n#pragma once\n\nnamespace klinzha::eval {\n\ninline constexpr "
+           "WeightTable kWeights = {\n";
     for (std::size_t i = 0; i < n; ++i)
         out << "    " << tuned[i] << ",  // " << eval::kWeightNames[i] << "\n";
     out << "};\n\n}  // namespace klinzha::eval\n";
@@ -228,9 +221,12 @@ int main(int argc, char** argv) {
     int iterations = 3000;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "-o" && i + 1 < argc) out = argv[++i];
-        else if (a == "--iterations" && i + 1 < argc) iterations = std::atoi(argv[++i]);
-        else files.push_back(a);
+        if (a == "-o" && i + 1 < argc)
+            out = argv[++i];
+        else if (a == "--iterations" && i + 1 < argc)
+            iterations = std::atoi(argv[++i]);
+        else
+            files.push_back(a);
     }
     if (cmd == "extract") {
         if (files.empty() || out.empty()) return usage();
