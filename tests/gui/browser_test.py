@@ -183,7 +183,9 @@ try:
     check(wait_for(lambda: d.find_element(By.ID, 'errors').text, 20), 'the dead engine shows an error: ' + d.find_element(By.ID, 'errors').text[:80])
     check(wait_for(lambda: state()['result'] or not state()['running'], 10), 'the game ends and the state is kept: ' + d.find_element(By.ID, 'status').text)
     start_game(2, ['human', 'klinzha'], movetime=50)
-    check(wait_for(lambda: state()['human_to_move'] and state()['plies'] == 0, 10), 'a new game starts after the error')
+    ok = wait_for(lambda: state()['human_to_move'] and state()['plies'] == 0, 10)
+    s = state()
+    check(ok, 'a new game starts after the error' + ('' if ok else f": running {s['running']} plies {s['plies']} human_to_move {s['human_to_move']} status {s['status']!r} errors {d.find_element(By.ID, 'errors').text[:200]!r}"))
 
     # 6. Bad input from the page: an error, nothing changed.
     before = d.find_element(By.ID, 'fen').text

@@ -479,6 +479,7 @@ json GuiSession::state_json() const {
 }
 
 void GuiSession::broadcast_state() {
+    std::lock_guard order(state_send_m_);
     std::string s;
     {
         std::lock_guard lock(m_);

@@ -88,6 +88,11 @@ class GuiSession {
     std::vector<EngineEntry> engines_;
     Send send_;
     mutable std::mutex m_;
+    /// Held from taking a state to sending it, so states reach the page in the order they
+    /// were taken (the game thread and the page's messages both send; a state taken earlier
+    /// but sent later would leave the page on a stale position). Taken before m_, never
+    /// while m_ is held.
+    std::mutex state_send_m_;
 
     // The game shown (m_): its rules, start, moves and what the referee said.
     int players_ = 2;
