@@ -111,6 +111,7 @@ void Tables::build_paths() {
             for (const auto& e : kept) {
                 entries.push_back(e);
                 dests[pc][s] |= bit(e.dest);
+                spans[pc][s] |= e.mid;
             }
         }
         offsets[pc][kCells] = std::uint32_t(entries.size());

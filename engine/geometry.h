@@ -90,6 +90,7 @@ struct Tables {
     std::vector<PathEntry> entries;
     std::array<std::array<std::uint32_t, kCells + 1>, kClasses> offsets{};
     std::array<std::array<Bitboard, kCells>, kClasses> dests{};
+    std::array<std::array<Bitboard, kCells>, kClasses> spans{};  ///< union of the mid cells
     /// Neighbour relations as index differences: n = c + delta for every c in `from`.
     struct Shift {
         int delta = 0;
@@ -156,6 +157,12 @@ inline std::span<const PathEntry> paths(PathClass pc, Cell from) {
 /// Every destination of class pc from `from` on an empty board.
 inline Bitboard path_destinations(PathClass pc, Cell from) {
     return detail::tables().dests[int(pc)][from];
+}
+
+/// The union of the intermediate cells of every path of class pc from `from`: the only
+/// cells whose occupancy can change which destinations are reached.
+inline Bitboard path_span(PathClass pc, Cell from) {
+    return detail::tables().spans[int(pc)][from];
 }
 
 }  // namespace klinzha::geo

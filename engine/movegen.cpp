@@ -7,6 +7,8 @@
 #include "movegen.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 
 #include "geometry.h"
 
@@ -20,29 +22,57 @@ namespace {
 
 using geo::PathClass;
 
-PathClass path_class(PieceType t, const Rules& r) {
-    switch (t) {
-        case QUEEN:
-            return PathClass::Queen;
-        case ROOK:
-            return PathClass::Rook;
-        case BISHOP:
-            return PathClass::Bishop;
-        case KNIGHT:
-            return PathClass::Knight;
-        case PAWN:
-            return r.power_vanguard ? PathClass::Step2 : PathClass::Step1;
-        default:
-            return PathClass::Step2;  // WALL
-    }
+/// The path class of each piece type (SPEC 3), by PieceType; PowerVanguard (SPEC 8) gives
+/// the pawn the wall's two steps.
+constexpr std::array<std::array<PathClass, kPieceTypes>, 2> kPathClass{{
+    {PathClass::Queen, PathClass::Rook, PathClass::Bishop, PathClass::Knight, PathClass::Step1,
+     PathClass::Step2},
+    {PathClass::Queen, PathClass::Rook, PathClass::Bishop, PathClass::Knight, PathClass::Step2,
+     PathClass::Step2},
+}};
+
+inline PathClass path_class(PieceType t, const Rules& r) {
+    return kPathClass[r.power_vanguard][t];
 }
 
-/// Cells reachable from `from` by a path of class pc whose intermediate cells avoid `block`.
-inline Bitboard reach(PathClass pc, Cell from, Bitboard block) {
+/// The answers of reach_uncached, per thread, keyed by (class, origin, the blockers on the
+/// span). Each entry holds the blockers and the answer, with the key's (class, origin) tag in
+/// the answer's unused high bits (cells use 81 of 128), so a hit is checked exactly. 2^13
+/// entries of 32 bytes: 256 KiB per thread. A piece at a cell mostly sees the same blockers
+/// from one node to the next, so most lookups hit.
+struct ReachEntry {
+    Bitboard blockers = 0;
+    Bitboard tagged = 0;
+};
+constexpr int kReachCacheBits = 13;
+thread_local std::array<ReachEntry, std::size_t(1) << kReachCacheBits> reach_cache;
+
+Bitboard reach_uncached(PathClass pc, Cell from, Bitboard block) {
     Bitboard r = 0;
     for (const auto& e : geo::paths(pc, from))
         if (!(e.mid & block)) r |= bit(e.dest);
     return r;
+}
+
+Bitboard reach_cached(PathClass pc, Cell from, Bitboard blockers) {
+    const std::uint64_t tag = std::uint64_t(int(pc) * kCells + from + 1);
+    const auto lo = std::uint64_t(blockers), hi = std::uint64_t(blockers >> 64);
+    const std::uint64_t h =
+        (lo * 0x9E3779B97F4A7C15ull) ^ ((hi ^ (tag << 24)) * 0xC2B2AE3D27D4EB4Full);
+    ReachEntry& e = reach_cache[h >> (64 - kReachCacheBits)];
+    if (e.blockers == blockers && std::uint64_t(e.tagged >> 96) == tag) return e.tagged & kAllCells;
+    const Bitboard r = reach_uncached(pc, from, blockers);
+    e.blockers = blockers;
+    e.tagged = r | (Bitboard(tag) << 96);
+    return r;
+}
+
+/// Cells reachable from `from` by a path of class pc whose intermediate cells avoid `block`.
+/// Only the blockers on the paths' span matter: none, and every destination is reached.
+inline Bitboard reach(PathClass pc, Cell from, Bitboard block) {
+    const Bitboard blockers = block & geo::path_span(pc, from);
+    if (!blockers) return geo::path_destinations(pc, from);
+    return reach_cached(pc, from, blockers);
 }
 
 /// The men and heart that `us` may not capture: RelationDilemma's spared colour (SPEC 15).
@@ -144,10 +174,18 @@ bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink,
                           ~spared_men(pos, us) & ~(pos.clouds() & all) & ~pos.ablated();
     // SPEC 5: a wall's new zone may hold no opposing piece (BlockaderTraps, 23.2: any men) and
     // no heart, and may not meet an opposing zone: the wall may not stand next to those cells.
-    const Bitboard wall_forbidden =
-        geo::neighbours_of((rules.blockader_traps ? Bitboard(0) : opp) | hearts | opp_zones);
-    Bitboard wall_mask = base & ~opp & ~wall_forbidden;  // walls capture no piece
+    // A wall has few destinations, so each is checked alone (cheaper than dilating that set).
+    Bitboard wall_mask = base & ~opp;  // walls capture no piece
     if (rules.blockader_takes_goal_last && popcount(own) > 1) wall_mask &= ~lone_hearts;  // 23.4
+    auto wall_zone_clear = [&](Bitboard dests) {
+        const Bitboard shun = (rules.blockader_traps ? Bitboard(0) : opp) | hearts | opp_zones;
+        Bitboard ok = 0;
+        for (Bitboard d = dests; d;) {
+            const Cell x = pop_lsb(d);
+            if (!(geo::neighbours(x) & shun)) ok |= bit(x);
+        }
+        return ok;
+    };
     // SPEC 4: who may end on the own heart standing alone: the carriers (Courier: the
     // courier only, SPEC 23.1).
     const Cell courier = pos.courier(us);
@@ -176,6 +214,7 @@ bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink,
         while (from_set) {
             const Cell from = pop_lsb(from_set);
             Bitboard dests = reach(pc, from, blk) & dest_mask;
+            if (pt == WALL) dests = wall_zone_clear(dests);
             if (!test(pickers, from)) dests &= ~own_heart_alone;  // SPEC 4, 23.1
             Bitboard carry = 0;
             if (kCarry && from == own_heart)  // only a carrier can stand there
@@ -264,7 +303,7 @@ bool goal_safe_after(Position& pos, Move m) {
 }
 
 template <typename Emit>
-void legal_moves(const Position& pos, Emit&& emit) {
+void legal_moves(const Position& pos, Emit&& emit, Bitboard targets = kAllCells) {
     switch (pos.phase()) {
         case Phase::Place:
             placement_moves(pos, emit);
@@ -277,7 +316,7 @@ void legal_moves(const Position& pos, Emit&& emit) {
     }
     if (pos.game_over()) return;
     if (!pos.rules().goal_safety) {
-        play_moves<true>(pos, pos.to_move(), kAllCells, each_move([&](Move m) {
+        play_moves<true>(pos, pos.to_move(), targets, each_move([&](Move m) {
                              emit(m);
                              return false;
                          }));
@@ -285,7 +324,7 @@ void legal_moves(const Position& pos, Emit&& emit) {
     }
     Position& scratch = const_cast<Position&>(pos);  // do/undo leave it as it was
     MoveList pseudo;
-    play_moves<true>(pos, pos.to_move(), kAllCells, each_move([&](Move m) {
+    play_moves<true>(pos, pos.to_move(), targets, each_move([&](Move m) {
                          pseudo.push(m);
                          return false;
                      }));
@@ -298,6 +337,12 @@ void legal_moves(const Position& pos, Emit&& emit) {
 void generate_legal(const Position& pos, MoveList& list) {
     list.size = 0;
     legal_moves(pos, [&](Move m) { list.push(m); });
+}
+
+void generate_legal_to(const Position& pos, MoveList& list, Bitboard targets) {
+    list.size = 0;
+    legal_moves(
+        pos, [&](Move m) { list.push(m); }, targets);
 }
 
 std::size_t count_legal(const Position& pos) {
@@ -332,13 +377,19 @@ bool is_legal(const Position& pos, Move m) {
 Reach reach_of(const Position& pos, Colour c) {
     Reach r;
     const std::array<Cell, kColours> hearts{pos.heart(GREEN), pos.heart(BLUE), pos.heart(BLACK)};
+    Bitboard other_hearts = 0;
+    for (int x = 0; x < kColours; ++x)
+        if (x != c && hearts[x] != NO_CELL) other_hearts |= bit(hearts[x]);
     play_moves<true>(pos, c, kAllCells, [&](Cell from, Bitboard dests, Bitboard carry) {
         if (!dests) return false;
         r.targets |= dests;
         r.mobile |= bit(from);
-        r.moves += popcount(dests) + popcount(carry);
-        for (int x = 0; x < kColours; ++x)
-            if (x != c && hearts[x] != NO_CELL && test(dests, hearts[x])) ++r.heart_attackers[x];
+        r.moves += popcount(dests);
+        if (carry) r.moves += popcount(carry);
+        if (dests & other_hearts)
+            for (int x = 0; x < kColours; ++x)
+                if (x != c && hearts[x] != NO_CELL && test(dests, hearts[x]))
+                    ++r.heart_attackers[x];
         return false;
     });
     return r;
@@ -368,6 +419,26 @@ bool attacks_heart(const Position& pos, Colour attacker, Colour victim) {
     if (!pos.is_in(attacker) || attacker == victim) return false;
     const Bitboard from = attack_candidates(pos, attacker, h);
     return from && play_moves<false>(pos, attacker, bit(h), any_move, from);
+}
+
+Bitboard heart_attack_lines(const Position& pos, Colour victim, Colour only) {
+    const Cell h = pos.heart(victim);
+    if (h == NO_CELL) return 0;
+    if (pos.rules().reflective) return kAllCells;
+    Bitboard lines = 0;
+    for (int c = 0; c < kColours; ++c) {
+        if (c == victim || !pos.is_in(Colour(c)) || (only != NO_COLOUR && c != only)) continue;
+        Bitboard from_set = attack_candidates(pos, Colour(c), h);
+        while (from_set) {
+            const Cell from = pop_lsb(from_set);
+            if (!play_moves<false>(pos, Colour(c), bit(h), any_move, bit(from))) continue;
+            lines |= bit(from);
+            const PathClass pc = path_class(man_type(pos.man_on(from)), pos.rules());
+            for (const auto& e : geo::paths(pc, from))
+                if (e.dest == h) lines |= e.mid;
+        }
+    }
+    return lines;
 }
 
 bool heart_attacked(const Position& pos, Colour owner) {

@@ -31,6 +31,10 @@ struct MoveList {
 /// game (Position::game_over) has none.
 void generate_legal(const Position& pos, MoveList& list);
 
+/// As generate_legal, but in the play phase only the moves that end on a cell of `targets`
+/// (e.g. the occupied cells and hearts: the captures); in the setup phases every move.
+void generate_legal_to(const Position& pos, MoveList& list, Bitboard targets);
+
 /// Number of legal moves (faster than generate_legal when GoalSafety is off).
 std::size_t count_legal(const Position& pos);
 
@@ -49,6 +53,14 @@ bool attacks_heart(const Position& pos, Colour attacker, Colour victim);
 /// True if any colour but `owner` attacks owner's heart (SPEC 14); Reflective: whether the
 /// one heart is attacked at all. False if owner has no heart on the board.
 bool heart_attacked(const Position& pos, Colour owner);
+
+/// The cells where a man would capture or stand in the way of an attack on victim's heart:
+/// the cells of the men (of every other colour in, or of `only` alone) that can take it now,
+/// and every intermediate cell of their paths to it. A superset of what matters (paths
+/// already blocked are included); a move that saves the heart ends on one of these cells,
+/// carries the heart, moves a wall, leaves from the heart's cell or takes a heart. Empty if
+/// victim has no heart on the board; every cell under Reflective (SPEC 21). SPEC 3, 4, 5.
+Bitboard heart_attack_lines(const Position& pos, Colour victim, Colour only = NO_COLOUR);
 
 /// What colour c's pieces can do in play (moves legal but for GoalSafety and the turn):
 /// the evaluation's raw material (eval/). Works in every phase on the men on the board.

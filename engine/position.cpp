@@ -173,13 +173,6 @@ Colour Position::first_in() const {
     return GREEN;
 }
 
-Bitboard Position::hearts() const {
-    Bitboard b = 0;
-    for (Cell h : state().heart)
-        if (h != NO_CELL) b |= bit(h);
-    return b;
-}
-
 int Position::hearts_on_board() const {
     int n = 0;
     for (Cell h : state().heart) n += h != NO_CELL;

@@ -255,4 +255,11 @@ std::uint64_t courier(Colour c, Cell sq);
 std::uint64_t ablated(Cell sq);
 }  // namespace zobrist
 
+inline Bitboard Position::hearts() const {
+    Bitboard b = 0;
+    for (Cell h : state().heart)
+        if (h != NO_CELL) b |= bit(h);
+    return b;
+}
+
 }  // namespace klinzha

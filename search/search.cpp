@@ -673,23 +673,40 @@ class Worker {
             if (best >= beta) return best;
             alpha = std::max(alpha, best);
         }
-        MoveList list;
-        generate_legal(pos_, list);
-        if (list.size == 0) return no_moves(alpha, beta, 0, ply);
-        std::array<int, 1024> sc;
-        std::size_t n = 0;
         // Paranoid quiescence: a coalition member only looks at captures of the root
         // player's men (captures among the coalition cannot lower the root's score much).
         const bool coalition = pos_.players() == 3 && pos_.to_move() != root_;
         const Bitboard root_men =
             pos_.pieces(root_) | (pos_.heart(root_) != NO_CELL ? bit(pos_.heart(root_)) : 0);
+        MoveList list;
+        if (evasions) {
+            generate_legal(pos_, list);
+            if (list.size == 0) return no_moves(alpha, beta, 0, ply);
+        } else {  // captures only: moves ending on a man or a heart
+            generate_legal_to(pos_, list, coalition ? root_men : pos_.occupied() | pos_.hearts());
+            if (list.size == 0) return has_legal_move(pos_) ? best : no_moves(alpha, beta, 0, ply);
+        }
+        std::array<int, 1024> sc;
+        std::size_t n = 0;
         const Colour own = pos_.army(pos_.to_move());
         const Colour stm = pos_.to_move();
+        // Evasions: only moves that can save the heart are tried (SPEC 3-5: capture or block
+        // an attacker, carry the heart, move a wall, leave the heart's cell, take a heart).
+        Bitboard lines = 0;
+        Cell own_heart = NO_CELL;
+        if (evasions) {
+            const bool root_only = pos_.players() == 3 && stm != root_ && !pos_.rules().reflective;
+            lines = heart_attack_lines(pos_, own, root_only ? root_ : NO_COLOUR);
+            own_heart = pos_.heart(own);
+        }
         for (std::size_t i = 0; i < list.size; ++i) {
             const Move m = list.moves[i];
             if (!evasions && !is_capture(m)) continue;
             if (!evasions && coalition && !test(root_men, m.to())) continue;
             if (evasions) {  // only the moves that save the heart (or take one)
+                if (!test(lines, m.to()) && !m.carries_heart() && m.from() != own_heart &&
+                    man_type(pos_.man_on(m.from())) != WALL && pos_.heart_victim(m) == NO_COLOUR)
+                    continue;
                 pos_.do_move(m);
                 const bool saved = pos_.game_over() || !pos_.is_in(own) ||
                                    pos_.heart(own) == NO_CELL || !heart_in_danger_for(own, stm);
@@ -786,12 +803,14 @@ class Worker {
 int setup_score_on_play_scale(const Position& root, int planner_score) {
     if (std::abs(planner_score) >= kMateBound) return planner_score;
     int full = 0;
-    for (int pt = 0; pt < kPieceTypes; ++pt) full += eval::kWeights[eval::W_QUEEN + pt] * kSetCount[pt];
+    for (int pt = 0; pt < kPieceTypes; ++pt)
+        full += eval::kWeights[eval::W_QUEEN + pt] * kSetCount[pt];
     int others = 0, n = 0, placed = 0;
     for (int c = 0; c < root.players(); ++c) {
         if (Colour(c) == root.army(root.to_move()) || !root.is_in(Colour(c))) continue;
         for (int pt = 0; pt < kPieceTypes; ++pt)
-            others += eval::kWeights[eval::W_QUEEN + pt] * popcount(root.pieces(Colour(c), PieceType(pt)));
+            others += eval::kWeights[eval::W_QUEEN + pt] *
+                      popcount(root.pieces(Colour(c), PieceType(pt)));
         placed += popcount(root.pieces(Colour(c)));
         ++n;
     }
