@@ -37,8 +37,8 @@ int taper(int mg, int eg, int phase) {
     return (mg * phase + eg * (256 - phase)) / 256;
 }
 
-Terms terms_for(const Position& pos, Colour c, const std::array<Reach, kColours>& reach,
-                int phase, const WeightTable& w) {
+Terms terms_for(const Position& pos, Colour c, const std::array<Reach, kColours>& reach, int phase,
+                const WeightTable& w) {
     Terms t{};
     for (int pt = 0; pt < kPieceTypes; ++pt)
         t[Material] += w[W_QUEEN + pt] * popcount(pos.pieces(c, PieceType(pt)));
@@ -120,7 +120,7 @@ int material_for_mover(const Position& pos, Colour root) {
     for (int c = 0; c < kColours; ++c) {
         if (!pos.is_in(Colour(c))) continue;
         for (int pt = 0; pt < kPieceTypes; ++pt)
-            m[c] += kPieceValue[pt] * popcount(pos.pieces(Colour(c), PieceType(pt)));
+            m[c] += kWeights[W_QUEEN + pt] * popcount(pos.pieces(Colour(c), PieceType(pt)));
     }
     const int v = combine(pos, root, m);
     return pos.to_move() == root ? v : -v;

@@ -664,12 +664,18 @@ class Worker {
         int best = -kInfinite;
         if (!evasions) {
             // Lazy stand-pat: far above beta on material alone, the rest cannot bring it
-            // back below (kLazyMargin bounds the other terms in practice).
+            // back below; far below alpha, it cannot lift it to alpha, and only the
+            // captures can (the margins bound the other terms in practice).
+            bool lazy_low = false;
             if (pos_.phase() == Phase::Play) {
                 const int quick = eval::material_for_mover(pos_, root_);
-                if (quick - eval::kLazyMargin >= beta) return quick - eval::kLazyMargin;
+                if (quick - eval::kLazyMarginBelow >= beta) return quick - eval::kLazyMarginBelow;
+                if (quick + eval::kLazyMarginAbove <= alpha) {
+                    best = quick + eval::kLazyMarginAbove;
+                    lazy_low = true;
+                }
             }
-            best = static_eval();
+            if (!lazy_low) best = static_eval();
             if (best >= beta) return best;
             alpha = std::max(alpha, best);
         }
