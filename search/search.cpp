@@ -22,6 +22,9 @@ namespace {
 constexpr int kMaxPly = 128;
 constexpr int kPlacementDepth = 2;
 constexpr int kPlannerRuns = 16;          // greedy+climb runs of the setup planner when untimed
+constexpr int kRfpDepth = 5;              // reverse futility pruning up to this depth (plies)
+constexpr int kRfpMargin = 120;           // its margin per ply (centi-pawns)
+constexpr int kDeltaMargin = 150;         // delta pruning's margin in the quiescence (centi-pawns)
 constexpr int kHistoryFrom = kCells + 7;  // from-cells, then 6 placement types, then hearts
 
 int mate_in(int ply) {
@@ -427,16 +430,22 @@ class Worker {
         // Step 3. Best-Reply Search: the opponents' layer of a three-player tree.
         if (brs_layer()) return brs_search(alpha, beta, depth, ply, pv_node, tt_move, key);
 
-        MoveList list;
-        generate_legal(pos_, list);
-        if (list.size == 0) return no_moves(alpha, beta, depth, ply);
+        if (!has_legal_move(pos_)) return no_moves(alpha, beta, depth, ply);
 
         const bool danger = heart_in_danger();
         const bool play = pos_.phase() == Phase::Play;
-        // Step 4. Null move: two players, and the root player's nodes of Best-Reply Search
+        // Step 4. Reverse futility pruning: near the leaves, a static evaluation this far
+        // above beta is taken as a fail high (where null move is sound, below).
+        const bool null_ok = pos_.players() == 2 || (brs_mode() && pos_.to_move() == root_);
+        if (!pv_node && play && !danger && null_ok && depth <= kRfpDepth &&
+            std::abs(beta) < kMateBound) {
+            const int ev = static_eval();
+            if (ev - kRfpMargin * depth >= beta) return ev - kRfpMargin * depth;
+        }
+
+        // Step 5. Null move: two players, and the root player's nodes of Best-Reply Search
         // (a pass there hands the one opponents' layer the move, as in two players). Not in
         // paranoid three-player search: a pass hands the coalition two moves in a row.
-        const bool null_ok = pos_.players() == 2 || (brs_mode() && pos_.to_move() == root_);
         if (!pv_node && allow_null && play && !danger && depth >= 3 && null_ok &&
             std::abs(beta) < kMateBound &&
             popcount(pos_.pieces(pos_.to_move()) & ~pos_.pieces(pos_.to_move(), PAWN)) >= 3) {
@@ -455,11 +464,14 @@ class Worker {
         }
         if (danger && ply < 2 * root_depth_) ++depth;  // like a check extension
 
+        MoveList list;
+        generate_legal(pos_, list);
+
         std::array<int, 1024> sc;
         for (std::size_t i = 0; i < list.size; ++i)
             sc[i] = order_score(list.moves[i], tt_move, ply);
 
-        // Step 5. Futility and late move pruning of quiet moves near the leaves.
+        // Step 6. Futility and late move pruning of quiet moves near the leaves.
         const bool prune_quiet = !pv_node && play && !danger && depth <= 3 &&
                                  std::abs(alpha) < kMateBound && std::abs(beta) < kMateBound;
         const bool futile = prune_quiet && static_eval() + 150 * depth <= alpha;
@@ -709,6 +721,15 @@ class Worker {
             const Move m = list.moves[i];
             if (!evasions && !is_capture(m)) continue;
             if (!evasions && coalition && !test(root_men, m.to())) continue;
+            // Delta pruning: a man's capture that cannot lift the stand-pat to alpha even
+            // with a margin (heart captures are always tried).
+            if (!evasions && best + kDeltaMargin < alpha && pos_.heart_victim(m) == NO_COLOUR) {
+                const Man victim = pos_.man_on(m.to());
+                if (victim != kNoMan &&
+                    best + eval::kWeights[eval::W_QUEEN + int(man_type(victim))] + kDeltaMargin <=
+                        alpha)
+                    continue;
+            }
             if (evasions) {  // only the moves that save the heart (or take one)
                 if (!test(lines, m.to()) && !m.carries_heart() && m.from() != own_heart &&
                     man_type(pos_.man_on(m.from())) != WALL && pos_.heart_victim(m) == NO_COLOUR)
