@@ -399,14 +399,12 @@ namespace {
 
 /// The men of colour c that could reach cell h on an empty board (paths are symmetric, so
 /// these are the cells of c's pieces among h's destinations per piece type): the only ones
-/// that can attack h. Walls capture nothing.
+/// that can attack h. Walls included: a wall takes a heart standing alone (SPEC 4).
 Bitboard attack_candidates(const Position& pos, Colour c, Cell h) {
-    const Rules& rules = pos.rules();
+    const auto& classes = kPathClass[pos.rules().power_vanguard];
     Bitboard r = 0;
     for (int t = 0; t < kPieceTypes; ++t)
-        if (t != WALL)
-            r |= pos.pieces(c, PieceType(t)) &
-                 geo::path_destinations(path_class(PieceType(t), rules), h);
+        r |= pos.pieces(c, PieceType(t)) & geo::path_destinations(classes[t], h);
     return r;
 }
 

@@ -21,16 +21,22 @@ using Terms = std::array<int, kTerms>;
 /// The game phase, 256 = every set complete, 0 = only walls left: the share of the
 /// non-wall material still on the board.
 int game_phase(const Position& pos) {
-    int full = 0, now = 0;
-    for (int pt = 0; pt < kPieceTypes; ++pt) {
-        if (pt == WALL) continue;
-        full += kPieceValue[pt] * kSetCount[pt] * pos.players();
-        for (int c = 0; c < kColours; ++c)
-            now += kPieceValue[pt] * popcount(pos.pieces(Colour(c), PieceType(pt)));
-    }
     // In the setup phases the sets are not complete yet; weigh them as a middle game.
     if (pos.phase() != Phase::Play) return 256;
-    return std::clamp(now * 256 / std::max(full, 1), 0, 256);
+    constexpr int kFullSet = [] {
+        int v = 0;
+        for (int pt = 0; pt < kPieceTypes; ++pt)
+            if (pt != WALL) v += kPieceValue[pt] * kSetCount[pt];
+        return v;
+    }();
+    int now = 0;
+    for (int pt = 0; pt < kPieceTypes; ++pt) {
+        if (pt == WALL) continue;
+        Bitboard all = 0;  // colours never share a cell: one popcount per type
+        for (int c = 0; c < kColours; ++c) all |= pos.pieces(Colour(c), PieceType(pt));
+        now += kPieceValue[pt] * popcount(all);
+    }
+    return std::clamp(now * 256 / (kFullSet * pos.players()), 0, 256);
 }
 
 int taper(int mg, int eg, int phase) {

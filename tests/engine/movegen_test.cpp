@@ -280,3 +280,26 @@ TEST_CASE("a whole setup through every phase, then the first moves") {
     play(p, "i99i89h");
     CHECK(p.heart(GREEN) == *geo::parse_cell("i89"));
 }
+
+TEST_CASE("SPEC 4: a wall takes a heart standing alone, and attack tests see it") {
+    // Green's wall on e37 may end on d38, where Blue's heart stands alone (SPEC 4: "any
+    // piece, a wall included"); the attack tests must agree with move generation.
+    auto p = make("2 Hi99,Pi99,We37 Hd38,Pi11 - g play 0 1");
+    CHECK(legal(p, "e37d38"));
+    CHECK(attacks_heart(p, GREEN, BLUE));
+    CHECK(heart_attacked(p, BLUE));
+    CHECK((heart_attack_lines(p, BLUE) & bit(*geo::parse_cell("e37"))) != 0);
+}
+
+TEST_CASE("GoalSafety: a heart left alone where an opposing wall can take it is not safe") {
+    // Blue's rook carries its heart on d38; Green's wall on e37 could take the heart alone
+    // there (SPEC 4, 8). Leaving it is illegal, taking it along legal. dde11ef: 10 moves.
+    auto p = make("2 Hi99,Pi99,We37 Hd38,Rd38,Pi11 - b play 0 1", with("GoalSafety"));
+    CHECK_FALSE(legal(p, "d38c18"));
+    CHECK(legal(p, "d38c18h"));
+    MoveList l;
+    generate_legal(p, l);
+    std::size_t from_d38 = 0;
+    for (Move m : l) from_d38 += m.from() == *geo::parse_cell("d38");
+    CHECK(from_d38 == 10);
+}
