@@ -46,8 +46,7 @@ int taper(int mg, int eg, int phase) {
 Terms terms_for(const Position& pos, Colour c, const std::array<Reach, kColours>& reach, int phase,
                 const WeightTable& w) {
     Terms t{};
-    for (int pt = 0; pt < kPieceTypes; ++pt)
-        t[Material] += w[W_QUEEN + pt] * popcount(pos.pieces(c, PieceType(pt)));
+    t[Material] = material(pos, c, w);
     const Reach& r = reach[c];
     t[Mobility] = taper(w[MOBILITY_MG], w[MOBILITY_EG], phase) * r.moves;
     Bitboard movers = pos.pieces(c) & ~pos.pieces(c, WALL);
@@ -120,13 +119,19 @@ std::array<std::int32_t, kColours> totals(const Position& pos, std::array<Reach,
 
 }  // namespace
 
+int material(const Position& pos, Colour c, const WeightTable& w) {
+    int m = 0;
+    for (int pt = 0; pt < kPieceTypes; ++pt)
+        m += w[W_QUEEN + pt] * popcount(pos.pieces(c, PieceType(pt)));
+    return m;
+}
+
 int material_for_mover(const Position& pos, Colour root) {
     if (pos.rules().reflective) return 0;
     std::array<std::int32_t, kColours> m{};
     for (int c = 0; c < kColours; ++c) {
         if (!pos.is_in(Colour(c))) continue;
-        for (int pt = 0; pt < kPieceTypes; ++pt)
-            m[c] += kWeights[W_QUEEN + pt] * popcount(pos.pieces(Colour(c), PieceType(pt)));
+        m[c] = material(pos, Colour(c));
     }
     const int v = combine(pos, root, m);
     return pos.to_move() == root ? v : -v;

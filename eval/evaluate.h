@@ -110,6 +110,10 @@ int evaluate(const Position& pos, Colour us, EvalCache& cache);
 int evaluate_for_mover(const Position& pos, Colour root);
 int evaluate_for_mover(const Position& pos, Colour root, EvalCache& cache);
 
+/// Colour c's material on the board (the men, hearts aside) under weights w, centi-pawns:
+/// the evaluation's material term.
+int material(const Position& pos, Colour c, const WeightTable& w = kWeights);
+
 /// The material term alone, combined as evaluate() does (us against the mean of the others
 /// still in), in centi-pawns, from the mover's or root team's side as evaluate_for_mover:
 /// the quiescence's lazy stand-pat bound. Reflective: 0.

@@ -720,7 +720,6 @@ class Worker {
         for (std::size_t i = 0; i < list.size; ++i) {
             const Move m = list.moves[i];
             if (!evasions && !is_capture(m)) continue;
-            if (!evasions && coalition && !test(root_men, m.to())) continue;
             // Delta pruning: a man's capture that cannot lift the stand-pat to alpha even
             // with a margin (heart captures are always tried).
             if (!evasions && best + kDeltaMargin < alpha && pos_.heart_victim(m) == NO_COLOUR) {
@@ -835,9 +834,7 @@ int setup_score_on_play_scale(const Position& root, int planner_score) {
     int others = 0, n = 0, placed = 0;
     for (int c = 0; c < root.players(); ++c) {
         if (Colour(c) == root.army(root.to_move()) || !root.is_in(Colour(c))) continue;
-        for (int pt = 0; pt < kPieceTypes; ++pt)
-            others += eval::kWeights[eval::W_QUEEN + pt] *
-                      popcount(root.pieces(Colour(c), PieceType(pt)));
+        others += eval::material(root, Colour(c));
         placed += popcount(root.pieces(Colour(c)));
         ++n;
     }
