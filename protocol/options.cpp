@@ -107,6 +107,40 @@ std::vector<Option> make_table() {
                      c.engine.set_move_overhead(std::stoi(v));
                      return ok();
                  }});
+    // The setup planner's weights (SPEC 6.1; SetupPlanner::Params), for tuning by matches.
+    {
+        struct PlannerOption {
+            const char* name;
+            int SetupPlanner::Params::*field;
+            int max;
+            const char* help;
+        };
+        static const PlannerOption kPlannerOptions[] = {
+            {"SetupThreatFirst", &SetupPlanner::Params::threat_first_cp, 100000,
+             "setup planner: cp per opposing piece that could take our heart on its first move, "
+             "when that opponent moves before us"},
+            {"SetupThreatLater", &SetupPlanner::Params::threat_later_cp, 100000,
+             "setup planner: the same when we move first"},
+            {"SetupVariety", &SetupPlanner::Params::variety_cp, 1000,
+             "setup planner: cp window of near-equal setups chosen among at random"},
+        };
+        for (const PlannerOption& po : kPlannerOptions) {
+            const SetupPlanner::Params defaults;
+            t.push_back({po.name,
+                         T::Spin,
+                         std::to_string(defaults.*po.field),
+                         0,
+                         po.max,
+                         {},
+                         po.help,
+                         [field = po.field](OptionContext& c, const std::string& v) {
+                             SetupPlanner::Params p = c.engine.planner();
+                             p.*field = std::stoi(v);
+                             c.engine.set_planner(p);
+                             return ok();
+                         }});
+        }
+    }
     t.push_back({"Ponder",
                  T::Check,
                  "false",

@@ -45,6 +45,9 @@ class Engine {
     void set_multipv(int n) { settings_.multipv = n; }
     void set_multiplayer(MultiplayerSearch m) { settings_.multiplayer = m; }
     void set_move_overhead(int ms) { settings_.move_overhead_ms = ms; }
+    /// The setup planner's weights (SetupPlanner::Params; centi-pawns, >= 0).
+    void set_planner(const SetupPlanner::Params& p) { settings_.planner = p; }
+    const SetupPlanner::Params& planner() const { return settings_.planner; }
     void set_baseline(Baseline b) { baseline_ = b; }
     /// What `startpos` means: 2 or 3 players. The current position is kept.
     void set_players(int n) { players_ = n; }

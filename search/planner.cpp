@@ -10,13 +10,10 @@
 namespace klinzha {
 namespace {
 
-/// Penalties of the first-move threats to a heart cell, in centi-pawns.
-constexpr int kThreatMovesFirst = 3000;  ///< the attacker moves before us in play
-constexpr int kThreatMovesLater = 200;   ///< we move first and can react
-
 class Scorer {
   public:
-    Scorer(const Position& pos, Colour us) : p_(pos), us_(us) {
+    Scorer(const Position& pos, Colour us, const SetupPlanner::Params& params)
+        : p_(pos), us_(us), params_(params) {
         Bitboard occupied = pos.occupied();
         Bitboard opp = occupied & ~pos.pieces(us);
         Bitboard opp_zones = pos.opposing_zones(us);
@@ -47,7 +44,7 @@ class Scorer {
             for (int o = 0; o < kColours; ++o) {
                 if (o == us_ || !p_.pieces(Colour(o))) continue;
                 int n = reach[o].heart_attackers[us_];
-                v -= n * (o < us_ ? kThreatMovesFirst : kThreatMovesLater);
+                v -= n * (o < us_ ? params_.threat_first_cp : params_.threat_later_cp);
             }
             ++evaluations;
             best = std::max(best, v);
@@ -59,6 +56,7 @@ class Scorer {
   private:
     Position p_;
     Colour us_;
+    SetupPlanner::Params params_;
     Bitboard cells_ = 0, wall_cells_ = 0;
 };
 
@@ -68,14 +66,15 @@ struct Setup {
 };
 
 /// One greedy construction and hill climb from the position inside `sc`.
-Setup build(Scorer& sc, std::vector<PieceType> todo, std::mt19937_64& rng, bool vary) {
+Setup build(Scorer& sc, std::vector<PieceType> todo, std::mt19937_64& rng, bool vary,
+            int variety_cp) {
     Position& p = sc.position();
     const Colour us = p.to_move();
     Setup s;
     std::shuffle(todo.begin(), todo.end(), rng);
     // Walls first: their cells are the most constrained.
     std::stable_partition(todo.begin(), todo.end(), [](PieceType t) { return t == WALL; });
-    std::uniform_int_distribution<int> noise(-6, 6);
+    std::uniform_int_distribution<int> noise(-variety_cp / 2, variety_cp / 2);
     for (PieceType t : todo) {
         Bitboard free = sc.cells(t) & ~p.occupied();
         Cell best_cell = NO_CELL;
@@ -125,7 +124,7 @@ Setup build(Scorer& sc, std::vector<PieceType> todo, std::mt19937_64& rng, bool 
 
 }  // namespace
 
-SetupPlanner::Result SetupPlanner::next(const Position& pos, int max_runs,
+SetupPlanner::Result SetupPlanner::next(const Position& pos, const Params& params, int max_runs,
                                         const std::function<bool()>& keep_going,
                                         std::mt19937_64& rng, bool vary) {
     const Colour us = pos.to_move();
@@ -156,17 +155,17 @@ SetupPlanner::Result SetupPlanner::next(const Position& pos, int max_runs,
     for (int t = 0; t < kPieceTypes; ++t)
         for (int n = popcount(pos.pieces(us, PieceType(t))); n < kSetCount[t]; ++n)
             todo.push_back(PieceType(t));
-    Scorer sc(pos, us);
+    Scorer sc(pos, us, params);
     std::vector<Setup> found;
     do {
-        found.push_back(build(sc, todo, rng, vary && !found.empty()));
+        found.push_back(build(sc, todo, rng, vary && !found.empty(), params.variety_cp));
     } while (int(found.size()) < max_runs && keep_going());
     r.evaluations = sc.evaluations;
     int best = -eval::kInfinite;
     for (const auto& s : found) best = std::max(best, s.score);
     std::vector<const Setup*> near;
     for (const auto& s : found)
-        if (s.score >= best - (vary ? kVarietyCp : 0)) near.push_back(&s);
+        if (s.score >= best - (vary ? params.variety_cp : 0)) near.push_back(&s);
     const Setup* pick =
         near[vary ? std::uniform_int_distribution<std::size_t>(0, near.size() - 1)(rng) : 0];
 

@@ -6,7 +6,7 @@
 // best of the planned carriers, less a heavy penalty for any heart cell the opponents'
 // pieces already placed could take on their first move (the opponents' replies), so
 // carriers, walls and attackers are placed with a purpose. Among setups within
-// kVarietyCp of the best one is chosen at random, so games differ. One placement is
+// Params::variety_cp of the best one is chosen at random, so games differ. One placement is
 // returned per call; the plan is kept and followed while the position is the one it
 // expected, and made again otherwise.
 #pragma once
@@ -23,8 +23,20 @@ namespace klinzha {
 
 class SetupPlanner {
   public:
-    /// Setups scoring within this many centi-pawns of the best count as near-equal.
-    static constexpr int kVarietyCp = 12;
+    /// The planner's own weights, in centi-pawns (the setup itself is scored by the tuned
+    /// evaluation). The defaults come from matches (docs/search.md, "Setup planner").
+    struct Params {
+        /// Penalty per opposing piece that could take the planned heart on its first move of
+        /// play when that opponent moves before us (SPEC 7: play starts with the first
+        /// player, so the heart would be lost before we could answer).
+        int threat_first_cp = 3000;
+        /// The same when we move first and can still react.
+        int threat_later_cp = 200;
+        /// Setups scoring within this many centi-pawns of the best count as near-equal; one
+        /// of them is chosen at random (vary), and the greedy construction adds noise of
+        /// +-variety_cp/2 to each cell's score.
+        int variety_cp = 12;
+    };
 
     struct Result {
         Move move;               ///< the placement to play now
@@ -35,11 +47,11 @@ class SetupPlanner {
     };
 
     /// The next placement for the player to move in pos, which must be in the Place phase
-    /// with a legal placement. One greedy+climb run always; further ones, up to max_runs,
-    /// while keep_going() says so (time budget, stop). rng drives the variety (vary: pick
-    /// among near-equal setups at random; otherwise deterministic for a given rng).
-    Result next(const Position& pos, int max_runs, const std::function<bool()>& keep_going,
-                std::mt19937_64& rng, bool vary);
+    /// with a legal placement, planned with `params`. One greedy+climb run always; further ones, up
+    /// to max_runs, while keep_going() says so (time budget, stop). rng drives the variety (vary:
+    /// pick among near-equal setups at random; otherwise deterministic for a given rng).
+    Result next(const Position& pos, const Params& params, int max_runs,
+                const std::function<bool()>& keep_going, std::mt19937_64& rng, bool vary);
 
     /// Forgets the plan (ucinewgame).
     void clear() { plan_.reset(); }

@@ -956,8 +956,8 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
             return !timed ||
                    sh.elapsed_for_limits() * 2 < std::max<std::int64_t>(sh.budget.soft_ms, 1);
         };
-        auto res =
-            planner_.next(root, timed ? 64 : kPlannerRuns, keep_going, rng, sh.noise_seed != 0);
+        auto res = planner_.next(root, sh.settings.planner, timed ? 64 : kPlannerRuns, keep_going,
+                                 rng, sh.noise_seed != 0);
         if (cb.on_info) {
             SearchInfo info;
             info.depth = 1;

@@ -77,7 +77,8 @@ struct SearchSettings {
     int threads = 1;
     int multipv = 1;
     std::int64_t move_overhead_ms = 30;
-    bool vary_setup = true;  ///< pick among near-equal setup moves at random
+    bool vary_setup = true;        ///< pick among near-equal setup moves at random
+    SetupPlanner::Params planner;  ///< the setup planner's weights (SetupThreat* options)
 };
 
 /// Runs searches on background threads. start() returns at once; the result comes through

@@ -74,6 +74,17 @@ TEST_CASE("setoption: case-insensitive names, range checks, errors change nothin
     CHECK_FALSE(s.uci().engine().rules().goal_safety);
     s.send("setoption name Move Overhead value 100");
     CHECK(s.uci().engine().settings().move_overhead_ms == 100);
+    // The setup planner's weights (SetupPlanner::Params), one option each.
+    s.send("setoption name SetupThreatFirst value 5000");
+    s.send("setoption name setupthreatlater value 0");
+    s.send("setoption name SetupVariety value 30");
+    CHECK(s.uci().engine().planner().threat_first_cp == 5000);
+    CHECK(s.uci().engine().planner().threat_later_cp == 0);
+    CHECK(s.uci().engine().planner().variety_cp == 30);
+    s.expect_one_error("setoption name SetupThreatLater value -5", "must be in 0..");
+    s.expect_one_error("setoption name SetupVariety value x", "whole number");
+    CHECK(s.uci().engine().planner().threat_later_cp == 0);
+    CHECK(s.uci().engine().planner().variety_cp == 30);
     s.send("setoption name Clear Hash");
     s.send("setoption name Players value 3");
     CHECK(s.uci().engine().players() == 3);
