@@ -17,7 +17,12 @@ namespace klinzha {
 /// A fixed-capacity list of moves (no allocation). 1024 is above the most moves any
 /// position can have (three full sets under PowerVanguard stay below 700).
 struct MoveList {
-    std::array<Move, 1024> moves;
+    /// Storage left uninitialised (Move's default constructor would zero 4 KiB per list,
+    /// at every node): only moves[0, size) are ever read, each written first.
+    MoveList() {}
+    union {
+        std::array<Move, 1024> moves;
+    };
     std::size_t size = 0;
     void push(Move m) { moves[size++] = m; }
     const Move* begin() const { return moves.data(); }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <memory>
 #include <sstream>
 
 #include "engine/geometry.h"
@@ -137,10 +138,13 @@ int material_for_mover(const Position& pos, Colour root) {
     return pos.to_move() == root ? v : -v;
 }
 
-EvalCache::EvalCache() : table_(kSize) {}
+EvalCache::EvalCache()
+    : memory_(allocate_large(kSize * sizeof(Entry))), table_(static_cast<Entry*>(memory_.get())) {
+    std::uninitialized_value_construct_n(table_, kSize);
+}
 
 void EvalCache::clear() {
-    std::fill(table_.begin(), table_.end(), Entry{});
+    std::fill(table_, table_ + kSize, Entry{});
 }
 
 int evaluate(const Position& pos, Colour us, std::array<Reach, kColours>* reach) {

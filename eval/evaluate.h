@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/memory.h"
 #include "engine/movegen.h"
 #include "engine/position.h"
 
@@ -79,7 +80,8 @@ namespace klinzha::eval {
 int evaluate_with(const Position& pos, Colour us, const WeightTable& w);
 
 /// A small direct-mapped cache of per-colour evaluation totals by position key, one per
-/// search thread (not shared, no locking). 2^16 entries of 24 bytes: 1.5 MiB.
+/// search thread (not shared, no locking). 2^16 entries of 24 bytes: 1.5 MiB, in huge pages
+/// where available (engine/memory.h).
 class EvalCache {
   public:
     EvalCache();
@@ -89,11 +91,14 @@ class EvalCache {
         std::uint32_t valid = 0;
     };
     Entry& slot(std::uint64_t key) { return table_[key & (kSize - 1)]; }
+    /// Asks the CPU to load key's slot into the cache (no effect on the contents).
+    void prefetch(std::uint64_t key) const { __builtin_prefetch(&table_[key & (kSize - 1)]); }
     void clear();
 
   private:
     static constexpr std::size_t kSize = std::size_t(1) << 16;
-    std::vector<Entry> table_;
+    LargeMemory memory_;      ///< kSize entries, in huge pages where available
+    Entry* table_ = nullptr;  ///< the entries in memory_
 };
 
 /// The evaluation for colour `us` in centi-pawns (positive = good for us). In a

@@ -257,6 +257,15 @@ class Worker {
 
     bool is_capture(Move m) const { return pos_.is_capture(m); }
 
+    /// Plays m and starts loading the child's transposition table bucket (when the child
+    /// is a full-width node that probes it) and evaluation cache slot, so the memory
+    /// latency overlaps the child's first steps.
+    void make_move(Move m, bool tt_child) {
+        pos_.do_move(m);
+        if (tt_child) sh_.tt.prefetch(pos_.key());
+        eval_cache_.prefetch(pos_.key());
+    }
+
     /// Terminal positions: the game decided or drawn (SPEC 7). Returns true and sets v.
     bool terminal(int ply, int& v) const {
         if (pos_.phase() != Phase::Play) return false;
@@ -488,9 +497,11 @@ class Worker {
             const bool capture = is_capture(m);
             if (!capture && sc[i] < (1 << 27) && i > 0 && best > -kMateBound) {
                 ++quiets;
-                if (futile || (prune_quiet && quiets > late)) continue;
+                // Moves come in falling score, and every capture or killer scores above
+                // 2^27: the moves left are quiet too, and pruned as well.
+                if (futile || (prune_quiet && quiets > late)) break;
             }
-            pos_.do_move(m);
+            make_move(m, depth > 1);
             int score;
             const int nd = depth - 1;
             if (i == 0) {
@@ -750,7 +761,7 @@ class Worker {
         const Colour mover = pos_.to_move();
         for (std::size_t i = 0; i < list.size; ++i) {
             pick(list, sc, i);
-            pos_.do_move(list.moves[i]);
+            make_move(list.moves[i], false);
             int score = team(mover) != team(pos_.to_move())
                             ? -qsearch(-beta, -alpha, ply + 1, qply + 1)
                             : qsearch(alpha, beta, ply + 1, qply + 1);

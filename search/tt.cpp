@@ -2,6 +2,7 @@
 #include "tt.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace klinzha {
 namespace {
@@ -28,9 +29,12 @@ void TranspositionTable::resize(std::size_t mib) {
     const std::size_t old_mib = mib_;
     auto allocate = [this](std::size_t m) {
         const std::size_t count = m * 1024 * 1024 / sizeof(Bucket);
-        buckets_.reset();  // free before allocating: never two tables at once
+        memory_.reset();  // free before allocating: never two tables at once
+        buckets_ = nullptr;
         count_ = 0;
-        buckets_.reset(new Bucket[count]);
+        memory_ = allocate_large(count * sizeof(Bucket));
+        buckets_ = static_cast<Bucket*>(memory_.get());
+        std::uninitialized_value_construct_n(buckets_, count);  // every entry empty
         count_ = count;
         mib_ = m;
     };

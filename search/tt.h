@@ -10,7 +10,8 @@
 //   bits 45-46 : bound (1 upper, 2 lower, 3 exact)
 //   bits 47-54 : generation (uint8), for aging
 // Replacement: the entry with the same key, else the one with the least
-// depth - 8 * age. Size is set in MiB (the `Hash` option).
+// depth - 8 * age. Size is set in MiB (the `Hash` option); the memory comes in huge pages
+// where the system gives them (engine/memory.h).
 #pragma once
 
 #include <atomic>
@@ -18,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "engine/memory.h"
 #include "engine/types.h"
 
 namespace klinzha {
@@ -45,6 +47,9 @@ class TranspositionTable {
     void new_search() { generation_ = std::uint8_t(generation_ + 1); }
     /// Looks up key. Returns true and fills hit when an entry for key is stored.
     bool probe(std::uint64_t key, TTHit& hit) const;
+    /// Asks the CPU to load key's bucket into the cache (no effect on the contents): called
+    /// when the key is known, well before probe().
+    void prefetch(std::uint64_t key) const { __builtin_prefetch(&bucket(key)); }
     /// Stores an entry for key (see the replacement rule above). depth in plies (>= -1).
     void store(std::uint64_t key, Move m, int score, int depth, Bound b);
     /// Permille of sampled entries written in the current search (UCI `hashfull`).
@@ -63,7 +68,8 @@ class TranspositionTable {
         return buckets_[(static_cast<unsigned __int128>(key) * count_) >> 64];
     }
 
-    std::unique_ptr<Bucket[]> buckets_;
+    LargeMemory memory_;         ///< the buckets' storage (huge pages where available)
+    Bucket* buckets_ = nullptr;  ///< count_ buckets in memory_
     std::size_t count_ = 0;
     std::size_t mib_ = 0;
     std::uint8_t generation_ = 0;
