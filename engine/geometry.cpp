@@ -8,6 +8,12 @@
 
 namespace klinzha::geo::detail {
 
+#if defined(__GNUC__)
+const Tables kTables __attribute__((init_priority(101)));
+#else
+const Tables kTables;
+#endif
+
 Tables::Tables() {
     for (auto& a : by_uvw)
         for (auto& b : a) b.fill(NO_CELL);
