@@ -582,13 +582,8 @@ class Worker {
     /// as one ply of the root player's opponent; the root player moves next in each child.
     int brs_search(int alpha, int beta, int depth, int ply, bool pv_node, Move tt_move,
                    std::uint64_t key) {
-        struct Reply {
-            Move first, second;  // first by the first opponent, then by the second
-            int order;
-            bool capture;
-        };
-        std::vector<Reply> replies;
-        replies.reserve(256);
+        std::vector<BrsReply>& replies = brs_replies_[std::size_t(ply)];  // kept: no allocation
+        replies.clear();
         MoveList l;
         generate_legal(pos_, l);
         if (l.size == 0) return no_moves(alpha, beta, depth, ply);
@@ -612,10 +607,18 @@ class Worker {
         int best = -kInfinite;
         Move best_move;
         const Colour mover = pos_.to_move();
-        std::sort(replies.begin(), replies.end(),
-                  [](const Reply& a, const Reply& b) { return a.order > b.order; });
+        // Best first: picked one by one for the first few (a cut-off comes early as a rule),
+        // the rest sorted once when the layer goes on.
+        constexpr std::size_t kPicked = 6;
+        auto by_order = [](const BrsReply& a, const BrsReply& b) { return a.order > b.order; };
         for (std::size_t i = 0; i < replies.size(); ++i) {
-            const Reply& rp = replies[i];
+            if (i < kPicked)
+                std::iter_swap(
+                    replies.begin() + std::ptrdiff_t(i),
+                    std::min_element(replies.begin() + std::ptrdiff_t(i), replies.end(), by_order));
+            else if (i == kPicked)
+                std::stable_sort(replies.begin() + std::ptrdiff_t(i), replies.end(), by_order);
+            const BrsReply& rp = replies[i];
             // Step BRS-3. Play the pair: the first opponent's move (or idle reply), then the
             // second's (or its idle reply), unless the game or the layer ended in between.
             int done = 1;
@@ -819,6 +822,13 @@ class Worker {
     Position pos_;
     Colour root_;
     eval::EvalCache eval_cache_;
+    /// One reply of Best-Reply Search's opponents' layer (brs_search).
+    struct BrsReply {
+        Move first, second;  // first by the first opponent, then by the second
+        int order;
+        bool capture;
+    };
+    std::array<std::vector<BrsReply>, kMaxPly> brs_replies_;  ///< per ply, reused
     const SearchCallbacks* cb_ = nullptr;
     std::int64_t last_progress_ms_ = 0;
     int root_depth_ = 1;
