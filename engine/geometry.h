@@ -109,7 +109,7 @@ struct Tables {
 
 /// The one instance, built before any other static object (init_priority; GCC and clang), so
 /// a lookup needs no first-use guard (a guarded function-local static cost a load and a
-/// branch per lookup, 2.6% of a search's instructions).
+/// branch per lookup and kept lookups from being inlined: 10% of a search's instructions).
 extern const Tables kTables;
 
 inline const Tables& tables() {

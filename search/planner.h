@@ -24,11 +24,12 @@ namespace klinzha {
 class SetupPlanner {
   public:
     /// The planner's own weights, in centi-pawns (the setup itself is scored by the tuned
-    /// evaluation). The defaults come from matches (docs/search.md, "Setup planner").
+    /// evaluation). Matches found no better values than these defaults (docs/search.md,
+    /// "The planner's own weights, by matches").
     struct Params {
         /// Penalty per opposing piece that could take the planned heart on its first move of
-        /// play when that opponent moves before us (SPEC 7: play starts with the first
-        /// player, so the heart would be lost before we could answer).
+        /// play when that opponent moves before us (SPEC 6 step 3: play goes g, b, k, so the
+        /// heart would be lost before we could answer).
         int threat_first_cp = 3000;
         /// The same when we move first and can still react.
         int threat_later_cp = 200;
