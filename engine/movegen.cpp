@@ -89,12 +89,14 @@ bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink,
 
 /// A sink for play_moves that hands each move to emit(Move), in the order: per destination,
 /// the move that leaves the heart, then the one that carries it. Stops when emit returns true.
+/// `carry` is a subset of `dests` but for a Kinta wall carrying its heart (SPEC 26), which may
+/// end next to its old cell only with the heart.
 template <typename Emit>
 auto each_move(Emit&& emit) {
     return [&emit](Cell from, Bitboard dests, Bitboard carry) {
-        while (dests) {
-            const Cell to = pop_lsb(dests);
-            if (emit(Move::normal(from, to, false))) return true;
+        for (Bitboard all = dests | carry; all;) {
+            const Cell to = pop_lsb(all);
+            if (test(dests, to) && emit(Move::normal(from, to, false))) return true;
             if (carry && test(carry, to) && emit(Move::normal(from, to, true))) return true;
         }
         return false;
@@ -102,8 +104,8 @@ auto each_move(Emit&& emit) {
 }
 
 /// A sink that answers "some move exists" at the first piece that has one.
-inline bool any_move(Cell, Bitboard dests, Bitboard) {
-    return dests != 0;
+inline bool any_move(Cell, Bitboard dests, Bitboard carry) {
+    return (dests | carry) != 0;
 }
 
 /// Reflective (SPEC 21): one army, and every man but the one moving is its enemy, the heart
@@ -177,8 +179,10 @@ bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink,
     // A wall has few destinations, so each is checked alone (cheaper than dilating that set).
     Bitboard wall_mask = base & ~opp;  // walls capture no piece
     if (rules.blockader_takes_goal_last && popcount(own) > 1) wall_mask &= ~lone_hearts;  // 23.4
-    auto wall_zone_clear = [&](Bitboard dests) {
-        const Bitboard shun = (rules.blockader_traps ? Bitboard(0) : opp) | hearts | opp_zones;
+    // `ignore`: a heart the wall carries along (Kinta, SPEC 26), which its new zone may hold.
+    auto wall_zone_clear = [&](Bitboard dests, Bitboard ignore = 0) {
+        const Bitboard shun =
+            ((rules.blockader_traps ? Bitboard(0) : opp) | hearts | opp_zones) & ~ignore;
         Bitboard ok = 0;
         for (Bitboard d = dests; d;) {
             const Cell x = pop_lsb(d);
@@ -190,8 +194,7 @@ bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink,
     // courier only, SPEC 23.1).
     const Cell courier = pos.courier(us);
     const Bitboard pickers =
-        rules.courier ? (courier != NO_CELL ? bit(courier) : Bitboard(0))
-                      : pos.pieces(us, QUEEN) | pos.pieces(us, ROOK) | pos.pieces(us, PAWN);
+        rules.courier ? (courier != NO_CELL ? bit(courier) : Bitboard(0)) : pos.carriers(us);
     // SPEC 23.2: a man other than a wall in the zone of any wall is held.
     const Bitboard movable = rules.blockader_traps
                                  ? own & (~geo::neighbours_of(own_walls | opp_walls) | own_walls)
@@ -204,6 +207,27 @@ bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink,
         test(own, own_heart) && !heart_attacked(pos, us))
         carry_block = own_zones;
 
+    // Kinta (SPEC 26): opposing walls a piece may attack: not spared, not on a cloud, not in
+    // the zone of another opposing wall. A path to one may cross its own zone (not others').
+    Bitboard wall_targets = 0;
+    if (rules.kinta) {
+        wall_targets = opp_walls & filter & ~spared_men(pos, us) & ~pos.clouds();
+        for (Bitboard w = wall_targets; w;) {
+            const Cell x = pop_lsb(w);
+            if (test(geo::neighbours_of(opp_walls & ~bit(x)), x)) wall_targets &= ~bit(x);
+        }
+    }
+    auto wall_attacks = [&](PathClass pc, Cell from, bool knight, Bitboard extra) {
+        Bitboard r = 0;
+        for (Bitboard w = wall_targets & geo::path_destinations(pc, from); w;) {
+            const Cell x = pop_lsb(w);
+            const Bitboard blk_x =
+                knight ? knight_block : all | geo::neighbours_of(opp_walls & ~bit(x));
+            if (test(reach(pc, from, blk_x | extra), x)) r |= bit(x);
+        }
+        return r;
+    };
+
     for (int t = 0; t < kPieceTypes; ++t) {
         Bitboard from_set = pos.pieces(us, PieceType(t)) & movable & from_filter;
         if (!from_set) continue;
@@ -214,12 +238,30 @@ bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink,
         while (from_set) {
             const Cell from = pop_lsb(from_set);
             Bitboard dests = reach(pc, from, blk) & dest_mask;
+            if (wall_targets && pt != WALL) dests |= wall_attacks(pc, from, pt == KNIGHT, 0);
+            Bitboard wall_dests = dests;  // a wall's destinations before its zone check
             if (pt == WALL) dests = wall_zone_clear(dests);
             if (!test(pickers, from)) dests &= ~own_heart_alone;  // SPEC 4, 23.1
             Bitboard carry = 0;
-            if (kCarry && from == own_heart)  // only a carrier can stand there
-                carry = (carry_block ? reach(pc, from, blk | carry_block) & dest_mask : dests) &
+            // Only a carrier can stand on the own heart. A Kinta wall's carrying moves are
+            // found even without kCarry: some have no twin that leaves the heart.
+            if (from == own_heart && (kCarry || pt == WALL)) {
+                if (pt == WALL) {
+                    // Kinta: the wall takes its heart and its zone along (SPEC 26 Decision):
+                    // neither its own zone nor the heart it carries counts against it.
+                    const Bitboard other_zones = geo::neighbours_of(own_walls & ~bit(from));
+                    if (carry_block) wall_dests = reach(pc, from, blk | other_zones) & dest_mask;
+                    carry = wall_zone_clear(wall_dests, bit(from)) & ~(other_zones | pos.clouds());
+                } else {
+                    carry =
+                        (carry_block
+                             ? (reach(pc, from, blk | carry_block) & dest_mask) |
+                                   (wall_targets ? wall_attacks(pc, from, pt == KNIGHT, carry_block)
+                                                 : Bitboard(0))
+                             : dests) &
                         ~carry_forbidden;
+                }
+            }
             if (sink(from, dests, carry)) return true;  // SPEC 4: carry the heart, or leave it
         }
     }
@@ -285,7 +327,7 @@ void heart_moves(const Position& pos, Emit&& emit) {
     const Colour us = pos.to_move();
     Bitboard walls = 0;
     for (int c = 0; c < kColours; ++c) walls |= pos.pieces(Colour(c), WALL);
-    const Bitboard carriers = pos.pieces(us, QUEEN) | pos.pieces(us, ROOK) | pos.pieces(us, PAWN);
+    const Bitboard carriers = pos.carriers(us);  // Kinta: the wall too (SPEC 26)
     // SPEC 6.2: on a carrier in no wall's zone; SPEC 16: not on a cloud; SPEC 19: honourable.
     Bitboard cells = carriers & ~geo::neighbours_of(walls) & ~pos.clouds();
     if (pos.rules().honor_in_setup) cells &= honourable(pos, us, pos.zones(us));

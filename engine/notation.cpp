@@ -299,7 +299,8 @@ std::string draw_board(const Position& pos) {
         // The row's cell names in the same order, so a cell can be read off the drawing.
         line.resize(72, ' ');
         line += "|";
-        for (int i = 0; i < 2 * r - 1; ++i) line += ' ' + geo::cell_name(Cell((r - 1) * (r - 1) + i));
+        for (int i = 0; i < 2 * r - 1; ++i)
+            line += ' ' + geo::cell_name(Cell((r - 1) * (r - 1) + i));
         out += line;
         out += '\n';
     }

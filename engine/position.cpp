@@ -66,6 +66,13 @@ std::uint64_t courier(Colour c, Cell sq) {
 std::uint64_t ablated(Cell sq) {
     return keys().ablated[sq];
 }
+std::uint64_t strength(Cell sq, int n) {  // splitmix64 of (cell, n): no table of 81 x 256
+    std::uint64_t z = 0x4b696e7461ULL ^ (std::uint64_t(sq) << 8 | std::uint64_t(n & 0xFF));
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z = (z ^ (z >> 31)) * 0x9E3779B97F4A7C15ULL;
+    return z ^ (z >> 29);
+}
 }  // namespace zobrist
 
 Position::Position(int players, const Rules& rules)
@@ -75,10 +82,13 @@ Position::Position(int players, const Rules& rules)
     s.board.fill(kNoMan);
     s.out = players == 3 ? 0 : std::uint8_t(1 << BLACK);
     stack_.push_back(s);
+    if (rules_.kinta) strength_.assign(1, Strengths{});
     stack_.back().key = compute_key();
 }
 
 void Position::derive_tables() {
+    carrier_types_ = std::uint8_t(1 << QUEEN | 1 << ROOK | 1 << PAWN);
+    if (rules_.kinta) carrier_types_ |= std::uint8_t(1 << WALL);  // SPEC 26
     end_hearts_ = rules_.reflective ? 0 : rules_.relation_dilemma ? 2 : 1;
     crown_ = rules_.kaggas_crown == Crown::Region ? geo::region(BLACK)
              : rules_.kaggas_crown == Crown::Apex ? bit(*geo::parse_cell("a19"))
@@ -94,6 +104,7 @@ Colour Position::winner() const {
     if (rules_.reflective) return next(to_move());  // the player who took the heart
     if (hearts_on_board() > end_hearts_ && crowned()) return to_move();
     if (rules_.relation_dilemma) {
+        if (state().heart_taker != NO_COLOUR) return state().heart_taker;
         for (int c = 0; c < kColours; ++c)  // the capturer of the first heart taken
             if (heart(Colour(c)) == NO_CELL) return winner_over(Colour(c));
         return NO_COLOUR;
@@ -201,7 +212,66 @@ std::uint64_t Position::compute_key() const {
         if (s.courier[c] != NO_CELL) k ^= zobrist::courier(Colour(c), s.courier[c]);
     }
     for_each_cell(clouds_, [&](Cell sq) { k ^= zobrist::cloud(sq); });
+    if (rules_.kinta)
+        for (int sq = 0; sq < kCells; ++sq)
+            if (strength_.back()[std::size_t(sq)])
+                k ^= zobrist::strength(Cell(sq), strength_.back()[std::size_t(sq)]);
     return k ^ ablation_key(s);
+}
+
+void Position::write_strength(State& s, Cell sq, int stored) {
+    std::uint8_t& e = strength_.back()[sq];
+    if (e) s.key ^= zobrist::strength(sq, e);
+    e = std::uint8_t(stored);
+    if (e) s.key ^= zobrist::strength(sq, e);
+}
+
+void Position::set_strength(Cell sq, int n) {
+    if (!rules_.kinta || man_on(sq) == kNoMan) return;
+    write_strength(stack_.back(), sq, n >= kInitialStrength[man_type(man_on(sq))] ? 0 : n);
+}
+
+std::optional<std::string> Position::check_outcome(Move m) const {
+    if (!m.outcome_strength()) return std::nullopt;
+    if (!is_attack(m)) return "an outcome is given for a move that is no attack";
+    const Cell survivor = m.defender_won() ? m.to() : m.from();
+    const int before = strength(survivor);
+    if (m.outcome_strength() > before)
+        return "the survivor's strength " + std::to_string(m.outcome_strength()) +
+               " is above its strength before the fight (" + std::to_string(before) + ")";
+    return std::nullopt;
+}
+
+// Kinta (SPEC 26). Attacker won or bare move: the mover's scorecard moves with it (to the
+// outcome's strength after a fight). Defender won: the attacker is removed; a heart it
+// carried is captured by the defender's owner; the defender keeps its cell.
+bool Position::kinta_move(State& s, Move m, Colour us) {
+    const Cell from = m.from(), to = m.to();
+    const Strengths& st = strength_.back();
+    const int moved = st[from];
+    if (m.outcome_strength() && m.defender_won() && s.board[to] != kNoMan) {
+        const Colour mover = man_colour(s.board[from]);
+        const Colour owner = man_colour(s.board[to]);
+        const int n = m.outcome_strength();
+        write_strength(s, from, 0);
+        write_strength(s, to, n >= kInitialStrength[man_type(s.board[to])] ? 0 : n);
+        remove(s, from);
+        if (s.courier[mover] == from) set_courier(s, mover, NO_CELL);  // a courier that loses
+        if (m.carries_heart()) capture_heart(s, owner, mover);  // its heart, taken by D's owner
+        if (rules_.ablative != 0) ablate(s, from);
+        s.halfmove = 0;
+        pass_turn(s, us);
+        return true;
+    }
+    int after = moved;
+    if (m.outcome_strength() && s.board[to] != kNoMan) {
+        const int n = m.outcome_strength();
+        after = n >= kInitialStrength[man_type(s.board[from])] ? 0 : n;
+    }
+    if (st[to]) write_strength(s, to, 0);
+    if (moved) write_strength(s, from, 0);
+    if (after) write_strength(s, to, after);
+    return false;
 }
 
 bool Position::is_repetition(int times) const {
@@ -242,6 +312,7 @@ void Position::remove(State& s, Cell sq) {
 void Position::capture_heart(State& s, Colour us, Colour victim) {
     s.key ^= zobrist::heart(victim, s.heart[victim]);
     s.heart[victim] = NO_CELL;
+    s.heart_taker = us;
     set_courier(s, victim, NO_CELL);
     if (rules_.reflective) return;
     s.out |= std::uint8_t(1 << victim);
@@ -265,6 +336,7 @@ void Position::pass_turn(State& s, Colour mover) {
 
 void Position::do_move(Move m) {
     stack_.push_back(stack_.back());
+    if (rules_.kinta) strength_.push_back(strength_.back());
     State& s = stack_.back();
     s.last_move = m;
     const Colour us = s.to_move;
@@ -315,6 +387,7 @@ void Position::do_move(Move m) {
             break;
         }
         case Move::Normal: {
+            if (rules_.kinta && kinta_move(s, m, us)) break;
             const Cell from = m.from(), to = m.to();
             const Colour mover = man_colour(s.board[from]);  // Reflective: the shared army
             bool captured = false;
@@ -358,11 +431,15 @@ void Position::do_move(Move m) {
 
 void Position::eliminate_to_move() {
     stack_.push_back(stack_.back());
+    if (rules_.kinta) strength_.push_back(strength_.back());
     State& s = stack_.back();
     s.last_move = Move();
     const Colour us = s.to_move;
     Bitboard b = s.by_colour[us];
-    for_each_cell(b, [&](Cell sq) { remove(s, sq); });
+    for_each_cell(b, [&](Cell sq) {
+        if (rules_.kinta) write_strength(s, sq, 0);
+        remove(s, sq);
+    });
     if (s.heart[us] != NO_CELL) {
         s.key ^= zobrist::heart(us, s.heart[us]);
         s.heart[us] = NO_CELL;
@@ -381,12 +458,17 @@ void Position::put_heart(Colour c, Cell sq) {
 
 void Position::undo_move() {
     stack_.pop_back();
+    if (rules_.kinta) strength_.pop_back();
 }
 
 void Position::clear_history() {
     State s = stack_.back();
     stack_.clear();
     stack_.push_back(s);
+    if (rules_.kinta) {
+        Strengths st = strength_.back();
+        strength_.assign(1, st);
+    }
 }
 
 // --- position string (SPEC 10) -----------------------------------------------------------
@@ -496,7 +578,8 @@ std::optional<std::string> Position::set(std::string_view fen, const Rules& give
 
     // Optional fields (SPEC 10): clouds, ablated, courier; each at most once.
     std::vector<Cell> ablated;
-    bool have_clouds = false, have_ablated = false, have_courier = false;
+    Strengths strengths{};  // Kinta's scorecard (SPEC 10, 26), 0 = initial
+    bool have_clouds = false, have_ablated = false, have_courier = false, have_strength = false;
     for (std::size_t i = 8; i < fields.size(); ++i) {
         const auto tok = fields[i];
         const auto eq = tok.find('=');
@@ -505,17 +588,46 @@ std::optional<std::string> Position::set(std::string_view fen, const Rules& give
                        "optional field '" + std::string(tok.substr(0, 40)) + "' is not key=value");
         const std::string key(tok.substr(0, eq));
         const auto value = tok.substr(eq + 1);
-        bool* seen = key == "clouds"    ? &have_clouds
-                     : key == "ablated" ? &have_ablated
-                     : key == "courier" ? &have_courier
-                                        : nullptr;
+        bool* seen = key == "clouds"     ? &have_clouds
+                     : key == "ablated"  ? &have_ablated
+                     : key == "courier"  ? &have_courier
+                     : key == "strength" ? &have_strength
+                                         : nullptr;
         if (!seen)
             return err("position string", "unknown optional field '" + key.substr(0, 40) +
-                                              "' (known: clouds, ablated, courier)");
+                                              "' (known: clouds, ablated, courier, strength)");
         if (*seen) return err(key.c_str(), "given twice");
         *seen = true;
         if (value.empty()) return err(key.c_str(), "empty value");
+        if (key == "strength") {  // SPEC 10, 26
+            if (!rules.kinta)
+                return err("strength", given.kinta ? "given where Kinta has no effect (SPEC 26)"
+                                                   : "given with Kinta off");
+            if (phase != Phase::Play) return err("strength", "given outside the play phase");
+        }
         for (auto item : split(value, ',')) {
+            if (key == "strength") {
+                const auto colon = item.find(':');
+                auto sq = colon == std::string_view::npos ? std::nullopt
+                                                          : geo::parse_cell(item.substr(0, colon));
+                if (!sq)
+                    return err("strength", "'" + std::string(item.substr(0, 40)) +
+                                               "' is not <cell>:<strength> (e.g. d38:87)");
+                if (s.board[*sq] == kNoMan)
+                    return err("strength", "cell " + geo::cell_name(*sq) + " holds no man");
+                if (strengths[*sq])
+                    return err("strength", "names " + geo::cell_name(*sq) + " twice");
+                const int initial = kInitialStrength[man_type(s.board[*sq])];
+                auto n = parse_int(item.substr(colon + 1), 1, initial - 1);
+                if (!n)
+                    return err("strength", "'" + std::string(item.substr(0, 40)) +
+                                               "': the strength must be a whole number 1.." +
+                                               std::to_string(initial - 1) +
+                                               " (below the initial " + std::to_string(initial) +
+                                               ")");
+                strengths[*sq] = std::uint8_t(*n);
+                continue;
+            }
             if (key == "courier") {
                 Colour c = NO_COLOUR;
                 for (int k = 0; k < *players; ++k)
@@ -588,7 +700,7 @@ std::optional<std::string> Position::set(std::string_view fen, const Rules& give
         Cell h = s.heart[c];
         if (h == NO_CELL || s.board[h] == kNoMan) continue;
         Man m = s.board[h];
-        if (man_colour(m) != c || !is_carrier(man_type(m)))
+        if (man_colour(m) != c || !p.is_carrier_type(man_type(m)))
             return err(kColourField[c], "heart on " + geo::cell_name(h) +
                                             " shares its cell with a man that is not its "
                                             "own carrier");
@@ -708,7 +820,7 @@ std::optional<std::string> Position::set(std::string_view fen, const Rules& give
         const Cell k = s.courier[c];
         if (k != NO_CELL) {
             if (s.board[k] == kNoMan || man_colour(s.board[k]) != c ||
-                !is_carrier(man_type(s.board[k])))
+                !p.is_carrier_type(man_type(s.board[k])))
                 return err("courier", std::string("cell ") + geo::cell_name(k) +
                                           " holds no carrier of colour " + kColourChar[c]);
             if (s.heart[c] == NO_CELL)
@@ -733,6 +845,7 @@ std::optional<std::string> Position::set(std::string_view fen, const Rules& give
     s.abl_end = std::uint16_t(ablated.size());
     p.abl_seq_ = ablated;
     p.stack_.back() = s;
+    if (rules.kinta) p.strength_.assign(1, strengths);
     p.stack_.back().abl_key = p.ablation_key(s);
     p.stack_.back().key = p.compute_key();
     *this = std::move(p);
@@ -778,6 +891,15 @@ std::string Position::fen() const {
         if (s.courier[c] == NO_CELL) continue;
         o << (first ? " courier=" : ",") << kColourChar[c] << ':' << geo::cell_name(s.courier[c]);
         first = false;
+    }
+    if (rules_.kinta) {  // SPEC 10, 26: sorted by cell name as strings
+        std::vector<std::string> toks;
+        for (int sq = 0; sq < kCells; ++sq)
+            if (const int n = strength_.back()[std::size_t(sq)];
+                n && s.board[std::size_t(sq)] != kNoMan)
+                toks.push_back(geo::cell_name(Cell(sq)) + ':' + std::to_string(n));
+        std::sort(toks.begin(), toks.end());
+        for (std::size_t i = 0; i < toks.size(); ++i) o << (i ? "," : " strength=") << toks[i];
     }
     return o.str();
 }

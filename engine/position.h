@@ -67,7 +67,16 @@ class Position {
         std::uint16_t abl_end = 0;
         /// The ablated list's share of `key` (order included).
         std::uint64_t abl_key = 0;
+        /// The colour that took the last heart captured (NO_COLOUR if none was captured in
+        /// this history): the winner under RelationDilemma when it is not the colour
+        /// allowed to capture the victim (a Kinta attacker that lost carrying its heart).
+        Colour heart_taker = NO_COLOUR;
     };
+
+    /// Kinta (SPEC 26): each cell's warrior strength, 0 meaning the initial strength of the
+    /// man there (or no man). One entry per ply of the history, kept only under Kinta, so the
+    /// default game's do_move copies nothing more.
+    using Strengths = std::array<std::uint8_t, kCells>;
 
     /// The empty start position for `players` (2 or 3) under `rules` (SPEC 10).
     explicit Position(int players = 2, const Rules& rules = {});
@@ -78,7 +87,8 @@ class Position {
     std::optional<std::string> set(std::string_view fen, const Rules& rules);
 
     /// The position string of SPEC 10 (canonical order: heart first, then Q R B N P W each
-    /// by cell name), with the optional fields `clouds`, `ablated`, `courier` when not empty.
+    /// by cell name), with the optional fields `clouds`, `ablated`, `courier`, `strength`
+    /// when not empty.
     std::string fen() const;
 
     // --- queries ------------------------------------------------------------------------
@@ -187,6 +197,35 @@ class Position {
     std::vector<Cell> ablated_list() const;
     /// Colour c's courier cell (SPEC 23.1), NO_CELL if none.
     Cell courier(Colour c) const { return state().courier[c]; }
+    /// True if pieces of type t may carry their heart: Q, R, P, and under Kinta W (SPEC 2,
+    /// 26). A table derived from the rules.
+    bool is_carrier_type(PieceType t) const { return (carrier_types_ >> t) & 1; }
+    /// The carriers of colour c on the board (SPEC 2, 26).
+    Bitboard carriers(Colour c) const {
+        Bitboard b = 0;
+        for (int t = 0; t < kPieceTypes; ++t)
+            if (is_carrier_type(PieceType(t))) b |= pieces(c, PieceType(t));
+        return b;
+    }
+    /// True when the rules in force are Kinta's (SPEC 26).
+    bool kinta() const { return rules_.kinta; }
+    /// The strength of the warrior on sq (SPEC 26): its scorecard value under Kinta, its
+    /// initial strength otherwise; 0 when sq holds no man.
+    int strength(Cell sq) const {
+        const Man m = state().board[sq];
+        if (m == kNoMan) return 0;
+        const int s = rules_.kinta ? strength_.back()[sq] : 0;
+        return s ? s : kInitialStrength[man_type(m)];
+    }
+    /// True if the play move m (legal here) is a Kinta attack: it ends on an opposing man
+    /// (SPEC 26; a heart standing alone is taken without a fight).
+    bool is_attack(Move m) const {
+        return rules_.kinta && m.kind() == Move::Normal && state().board[m.to()] != kNoMan;
+    }
+    /// Checks the outcome attached to the Kinta attack m (SPEC 26): the survivor's strength
+    /// must lie in 1..its strength before the fight. Returns a message, or nullopt when valid.
+    /// A bare m (no outcome) is valid here; the protocol asks for one (SPEC 9).
+    std::optional<std::string> check_outcome(Move m) const;
     /// The setup cells of colour c: its region, with the bordering separators under
     /// ForwardPlacement (SPEC 6.1, 8).
     Bitboard setup_cells(Colour c) const;
@@ -210,9 +249,15 @@ class Position {
     /// phase or counters (the key is kept up to date). The caller keeps the position valid.
     void put_man(Colour c, PieceType t, Cell sq) { put(stack_.back(), c, t, sq); }
     /// Takes the man off sq (which must hold one), as put_man.
-    void remove_man(Cell sq) { remove(stack_.back(), sq); }
+    void remove_man(Cell sq) {
+        if (rules_.kinta) write_strength(stack_.back(), sq, 0);
+        remove(stack_.back(), sq);
+    }
     /// Puts c's heart on sq, or takes it off with NO_CELL, as put_man.
     void put_heart(Colour c, Cell sq);
+    /// Sets the Kinta strength of the man on sq (1..its initial strength), as put_man. Does
+    /// nothing when Kinta is off.
+    void set_strength(Cell sq, int n);
 
     /// The Zobrist key recomputed from scratch (for checks of the incremental key).
     std::uint64_t compute_key() const;
@@ -224,6 +269,12 @@ class Position {
     void capture_heart(State& s, Colour us, Colour victim);
     void set_courier(State& s, Colour c, Cell sq);
     void ablate(State& s, Cell sq);
+    /// Kinta: sets cell sq's scorecard entry (0 = initial) in the top strength table and
+    /// the key of s.
+    void write_strength(State& s, Cell sq, int stored);
+    /// Kinta: the move's effect on the strengths and, when the defender wins, on the men
+    /// (do_move's Normal case). Returns true when it handled the move whole (defender won).
+    bool kinta_move(State& s, Move m, Colour us);
     std::uint64_t ablation_key(const State& s) const;
     /// Where s's ablated list starts in abl_seq_ (the last N entries up to abl_end).
     std::size_t ablation_begin(const State& s) const;
@@ -241,6 +292,10 @@ class Position {
     Bitboard crown_ = 0;
     std::array<Colour, kColours> spared_{NO_COLOUR, NO_COLOUR, NO_COLOUR};
     int draw_moves_ = 50;
+    /// Bit t set: pieces of type t are carriers (SPEC 2; Kinta adds the wall, SPEC 26).
+    std::uint8_t carrier_types_ = 0;
+    /// Kinta's scorecard per ply (see Strengths); empty when Kinta is off.
+    std::vector<Strengths> strength_;
 };
 
 /// Zobrist random numbers (fixed seed): pieces, hearts, player to move, phase, clouds,
@@ -253,6 +308,8 @@ std::uint64_t phase(Phase p);
 std::uint64_t cloud(Cell sq);
 std::uint64_t courier(Colour c, Cell sq);
 std::uint64_t ablated(Cell sq);
+/// Kinta: the key of strength n (1..255, below the initial) of the man on sq.
+std::uint64_t strength(Cell sq, int n);
 }  // namespace zobrist
 
 inline Bitboard Position::hearts() const {

@@ -21,7 +21,7 @@ std::optional<bool> parse_bool(std::string_view s) {
 }
 
 using T = RuleOption::Type;
-const std::array<RuleOption, 16> kRuleOptions = {{
+const std::array<RuleOption, 18> kRuleOptions = {{
     {"GoalSafety",
      T::Check,
      "false",
@@ -129,6 +129,20 @@ const std::array<RuleOption, 16> kRuleOptions = {{
      0,
      {},
      "a wall takes a lone heart only as its owner's last piece (Italian rules)"},
+    {"Blind",
+     T::Check,
+     "false",
+     0,
+     0,
+     {},
+     "each player sees only its own men; a referee is the arbiter (RH V4)"},
+    {"Kinta",
+     T::Check,
+     "false",
+     0,
+     0,
+     {},
+     "captures are fights decided by spindles; walls carry and may be attacked (RH V7)"},
 }};
 
 namespace {
@@ -164,6 +178,10 @@ bool* check_field(Rules& r, std::size_t i) {
             return &r.goal_crosses_zone_if_threatened;
         case 15:
             return &r.blockader_takes_goal_last;
+        case 16:
+            return &r.blind;
+        case 17:
+            return &r.kinta;
         default:
             return nullptr;
     }
@@ -281,6 +299,12 @@ Rules Rules::effective(int players) const {
         r.goal_crosses_zone_if_threatened = r.blockader_takes_goal_last = false;
     }
     if (r.alternating_placement) r.heart_first = false;  // SPEC 20 Decision
+    if (r.blind) {  // SPEC 25 Decision: these have no effect in a blind game
+        r.goal_safety = r.reflective = false;
+        r.kaggas_crown = Crown::Off;
+        r.ablative = 0;
+    }
+    if (r.blind || r.reflective) r.kinta = false;  // SPEC 26: no effect under either
     return r;
 }
 

@@ -57,6 +57,12 @@ struct Rules {
     bool goal_crosses_zone_if_threatened = false;
     /// A wall takes a lone heart only as its owner's last piece. SPEC 23.4.
     bool blockader_takes_goal_last = false;
+    /// Each player sees only its own men; a referee is the arbiter. In the rules core it
+    /// turns off the options SPEC 25 says have no effect under it (effective()). SPEC 25, RH V4.
+    bool blind = false;
+    /// Klin Zha Kinta: captures of men are fights decided by spindles, each warrior has a
+    /// strength, walls are carriers and may be attacked. SPEC 26, RH V7, Laws 13.9, App. D.
+    bool kinta = false;
 
     bool operator==(const Rules&) const = default;
 
@@ -75,8 +81,8 @@ struct Rules {
     static std::optional<Rules> preset(std::string_view name);
 
     /// The rules as they act in a game of `players` (2 or 3): options that need the other
-    /// number of players, or that Reflective leaves without effect, are turned off (SPEC 14,
-    /// 18, 21). Position uses this value for everything it decides.
+    /// number of players, or that Reflective or Blind leave without effect, are turned off
+    /// (SPEC 14, 18, 21, 25, 26). Position uses this value for everything it decides.
     Rules effective(int players) const;
 
     /// The number of players an option set needs: 2 (KaggasCrown, Reflective), 3
@@ -100,7 +106,7 @@ struct RuleOption {
 };
 
 /// Every rule option of SPEC 8, in SPEC order.
-extern const std::array<RuleOption, 16> kRuleOptions;
+extern const std::array<RuleOption, 18> kRuleOptions;
 
 /// The names of the presets of UCI_Variant (SPEC 8), the default first.
 inline constexpr std::array<const char*, 4> kVariantNames = {

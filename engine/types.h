@@ -32,10 +32,21 @@ inline constexpr std::array<char, 7> kPieceChar = {'Q', 'R', 'B', 'N', 'P', 'W',
 inline constexpr std::array<int, kPieceTypes> kSetCount = {1, 1, 1, 2, 3, 1};
 inline constexpr int kSetSize = 9;
 
-/// True for the carriers of SPEC 2 (Q, R, P): the pieces that may carry their heart.
+/// True for the carriers of SPEC 2 (Q, R, P): the pieces that may carry their heart under the
+/// default rules. Under Kinta the wall carries too (SPEC 26): code that knows the rules asks
+/// Position::is_carrier_type instead.
 constexpr bool is_carrier(PieceType t) {
     return t == QUEEN || t == ROOK || t == PAWN;
 }
+
+/// Kinta (SPEC 26, App. D.1.1): each piece's initial strength, by PieceType (Q R B N P W).
+inline constexpr std::array<int, kPieceTypes> kInitialStrength = {110, 130, 150, 140, 120, 100};
+/// Kinta: each piece's ID (App. D.1.1; also the spindle face it favours), by PieceType.
+inline constexpr std::array<int, kPieceTypes> kWarriorId = {2, 4, 6, 5, 3, 1};
+/// Kinta: each piece's defense score (App. D.1.1), by PieceType.
+inline constexpr std::array<int, kPieceTypes> kDefense = {5, 3, 1, 2, 4, 6};
+/// The largest strength a warrior can have (the swift's initial strength).
+inline constexpr int kMaxStrength = 150;
 
 /// The phases of SPEC 6.
 enum class Phase : std::uint8_t { Place = 0, Heart = 1, Play = 2 };
@@ -53,7 +64,12 @@ inline constexpr Cell NO_CELL = 0xFF;
 ///   bits 17-19: piece type, placements only
 ///   bit  20   : the carrier takes its heart along (play moves from the own heart's cell), or
 ///               the placed carrier brings the heart (Reflective's first placement, SPEC 21)
-/// Move() (all zero) is "no move"; Move::null() is the null move `0000` of SPEC 9.
+///   bit  21   : Kinta attack outcome: the defender won (0: the attacker won)
+///   bits 22-29: Kinta attack outcome: the survivor's strength 1..255 after the fight; 0 when
+///               the move carries no outcome (a bare move: perft, bestmove, move generation)
+/// Move() (all zero) is "no move"; Move::null() is the null move `0000` of SPEC 9. Move
+/// generation never sets the outcome bits: an attack's outcome is given by a referee (SPEC 26)
+/// and attached with with_outcome(); bare() strips it again.
 class Move {
   public:
     enum Kind : std::uint32_t { None = 0, Normal = 1, Place = 2, PlaceHeart = 3, Null = 4 };
@@ -75,12 +91,25 @@ class Move {
     constexpr Kind kind() const { return Kind((data_ >> 14) & 7); }
     constexpr PieceType placed_type() const { return PieceType((data_ >> 17) & 7); }
     constexpr bool carries_heart() const { return (data_ >> 20) & 1; }
+    /// The Kinta outcome's survivor strength (1..255), 0 for a bare move (SPEC 26).
+    constexpr int outcome_strength() const { return int((data_ >> 22) & 0xFF); }
+    /// True when an outcome is attached and says the defender won (SPEC 26 `:D<n>`).
+    constexpr bool defender_won() const { return outcome_strength() && ((data_ >> 21) & 1); }
+    /// This move with the outcome of its fight attached: `defender_won` and the survivor's
+    /// strength n (1..255). SPEC 26 `:A<n>` / `:D<n>`.
+    constexpr Move with_outcome(bool defender_wins, int n) const {
+        return Move((data_ & kBareMask) | (defender_wins ? 1u << 21 : 0) |
+                    (std::uint32_t(n & 0xFF) << 22));
+    }
+    /// This move without an outcome (what move generation produces).
+    constexpr Move bare() const { return Move(data_ & kBareMask); }
     constexpr std::uint32_t raw() const { return data_; }
     constexpr bool is_none() const { return data_ == 0; }
 
     constexpr bool operator==(const Move&) const = default;
 
   private:
+    static constexpr std::uint32_t kBareMask = (1u << 21) - 1;
     constexpr explicit Move(std::uint32_t d) : data_(d) {}
     std::uint32_t data_ = 0;
 };

@@ -1,5 +1,5 @@
-// tests/engine/perft_test.cpp: every row of the perft data files (shared/perft/reference.epd
-// and variants.epd, copied to tests/data) at every listed depth, under its rule options
+// tests/engine/perft_test.cpp: every row of the perft data files (shared/perft/reference.epd,
+// variants.epd and kinta.epd, copied to tests/data) at every listed depth, under its rule options
 // (SPEC 8, 12, 14-23): one test per file.
 #include <doctest/doctest.h>
 
@@ -75,6 +75,12 @@ TEST_CASE("perft agrees with every row of reference.epd") {
 TEST_CASE("perft agrees with every row of variants.epd") {
     auto rows = load("variants.epd");
     REQUIRE(rows.size() == 48);
+    check_rows(rows);
+}
+
+TEST_CASE("perft agrees with every row of kinta.epd") {
+    auto rows = load("kinta.epd");
+    REQUIRE(rows.size() == 30);
     check_rows(rows);
 }
 
