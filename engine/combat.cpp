@@ -324,6 +324,13 @@ Odds odds(const Fighter& a, const Fighter& d) {
     return o;
 }
 
+std::pair<Fighter, Fighter> fighters(const Position& pos, Move m) {
+    const Man am = pos.man_on(m.from()), dm = pos.man_on(m.to());
+    Fighter a{man_type(am), pos.strength(m.from()), m.carries_heart()};
+    Fighter d{man_type(dm), pos.strength(m.to()), pos.heart(man_colour(dm)) == m.to()};
+    return {a, d};
+}
+
 double build_all_tables() {
     const auto t0 = std::chrono::steady_clock::now();
     for (int a = 0; a < kPieceTypes; ++a)

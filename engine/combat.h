@@ -22,6 +22,7 @@
 #include <variant>
 #include <vector>
 
+#include "position.h"
 #include "types.h"
 
 namespace klinzha::combat {
@@ -74,6 +75,11 @@ struct Odds {
 /// use (thread-safe; each table 166 x 156 entries of 8 bytes, 207 KB; 30 tables in all).
 /// a must not be a wall. Strengths 1..150.
 Odds odds(const Fighter& a, const Fighter& d);
+
+/// The two fighters of the Kinta attack m in pos (SPEC 26): the attacker (on m.from(), with
+/// its heart when m carries it) and the defender (on m.to(), with its heart when it carries
+/// it). m must be an attack (Position::is_attack).
+std::pair<Fighter, Fighter> fighters(const Position& pos, Move m);
 
 /// Builds every odds table now (so the first searches do not pay for it). Returns the time
 /// it took in ms.

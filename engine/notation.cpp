@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 
 #include "geometry.h"
 #include "movegen.h"
@@ -18,7 +19,10 @@ std::string move_to_string(Move m) {
             return "H@" + geo::cell_name(m.to());
         case Move::Normal:
             return geo::cell_name(m.from()) + geo::cell_name(m.to()) +
-                   (m.carries_heart() ? "h" : "");
+                   (m.carries_heart() ? "h" : "") +
+                   (m.outcome_strength() ? std::string(m.defender_won() ? ":D" : ":A") +
+                                               std::to_string(m.outcome_strength())
+                                         : std::string());
         case Move::Null:
             return "0000";
         case Move::None:
@@ -60,6 +64,32 @@ std::variant<Move, std::string> parse_move(const Position& pos, std::string_view
                                                       : "play";
     return bad(std::string("not a legal move in the ") + phase + " phase for " +
                kColourChar[pos.to_move()]);
+}
+
+std::variant<Move, std::string> parse_played_move(const Position& pos, std::string_view s) {
+    const auto colon = s.find(':');
+    auto r = parse_move(pos, s.substr(0, colon));
+    if (std::holds_alternative<std::string>(r)) return r;
+    const Move m = std::get<Move>(r);
+    auto bad = [&](const std::string& why) {
+        return "'" + std::string(s.substr(0, 40)) + (s.size() > 40 ? "...'" : "'") + ": " + why;
+    };
+    if (colon == std::string_view::npos) {
+        if (pos.is_attack(m))
+            return bad("an attack under Kinta needs its outcome, :A<n> or :D<n> (SPEC 26)");
+        return m;
+    }
+    if (!pos.is_attack(m)) return bad("an outcome is given for a move that is no attack");
+    const std::string_view out = s.substr(colon + 1);
+    int n = 0;
+    if (out.size() < 2 || (out[0] != 'A' && out[0] != 'D'))
+        return bad("the outcome must be :A<n> (the attacker won) or :D<n> (the defender won)");
+    auto [p, ec] = std::from_chars(out.data() + 1, out.data() + out.size(), n);
+    if (ec != std::errc() || p != out.data() + out.size() || n < 1 || n > 255)
+        return bad("the outcome's strength must be a whole number from 1");
+    const Move with = m.with_outcome(out[0] == 'D', n);
+    if (auto err = pos.check_outcome(with)) return bad(*err);
+    return with;
 }
 
 namespace {

@@ -12,13 +12,20 @@
 
 namespace klinzha {
 
-/// The protocol string of m (SPEC 9): `W@h78`, `H@i99`, `i78i55`, `i23h23h`, `0000`.
-/// Move() gives "(none)".
+/// The protocol string of m (SPEC 9): `W@h78`, `H@i99`, `i78i55`, `i23h23h`, `0000`; a Kinta
+/// outcome attached to m is written after it (`f47d38:A87`, SPEC 26). Move() gives "(none)".
 std::string move_to_string(Move m);
 
 /// Parses a protocol move string (SPEC 9; cells in either digit order or case) and checks
 /// that it is legal in pos. Returns the move, or a message saying why not.
 std::variant<Move, std::string> parse_move(const Position& pos, std::string_view s);
+
+/// Parses a move as played in a game (`position ... moves`, records): parse_move, and under
+/// Kinta an attack's outcome after a colon, `f47d38:A87` (the attacker won, left with 87) or
+/// `f47d38:D54` (SPEC 9, 26). An attack without its outcome, an outcome on a move that is no
+/// attack, or a strength outside 1..the survivor's strength before the fight is refused with
+/// a message. Returns the move with its outcome attached (Move::with_outcome).
+std::variant<Move, std::string> parse_played_move(const Position& pos, std::string_view s);
 
 /// RH algebraic notation (SPEC 11.1, canonical output) of the legal move m in pos: `Qd27`,
 /// `Qxd27`, `QxHd38`, `dxe38`, `HQd27`, `He38`, `Hdxe38`, departures `Neh35`, `N37h35`,

@@ -64,7 +64,7 @@ Terms terms_for(const Position& pos, Colour c, const std::array<Reach, kColours>
             s -= w[ENEMY_NEAR_HEART] *
                  popcount(pos.pieces(Colour(o)) & ~pos.pieces(Colour(o), WALL) & near3);
         }
-        const Bitboard carriers = pos.pieces(c, QUEEN) | pos.pieces(c, ROOK) | pos.pieces(c, PAWN);
+        const Bitboard carriers = pos.carriers(c);  // Kinta: the wall too (SPEC 26)
         const Bitboard near2 = geo::ball(h, 2);
         s += taper(w[CARRIER_NEAR_MG], w[CARRIER_NEAR_EG], phase) *
              popcount(carriers & near2 & ~bit(h));
@@ -124,6 +124,16 @@ int material(const Position& pos, Colour c, const WeightTable& w) {
     int m = 0;
     for (int pt = 0; pt < kPieceTypes; ++pt)
         m += w[W_QUEEN + pt] * popcount(pos.pieces(c, PieceType(pt)));
+    if (pos.kinta()) {  // SPEC 26: a damaged warrior is worth less (kKintaFloor at strength 0)
+        Bitboard men = pos.pieces(c);
+        while (men) {
+            const Cell sq = pop_lsb(men);
+            const PieceType pt = man_type(pos.man_on(sq));
+            const int initial = kInitialStrength[pt], s = pos.strength(sq);
+            if (s < initial)
+                m -= w[W_QUEEN + int(pt)] * (100 - kKintaFloor) * (initial - s) / (100 * initial);
+        }
+    }
     return m;
 }
 

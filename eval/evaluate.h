@@ -115,8 +115,12 @@ int evaluate(const Position& pos, Colour us, EvalCache& cache);
 int evaluate_for_mover(const Position& pos, Colour root);
 int evaluate_for_mover(const Position& pos, Colour root, EvalCache& cache);
 
+/// Kinta (SPEC 26): a warrior's material value falls linearly with its strength, to this
+/// percentage of its value at strength 0 (a weak man still moves, blocks and threatens).
+inline constexpr int kKintaFloor = 40;
+
 /// Colour c's material on the board (the men, hearts aside) under weights w, centi-pawns:
-/// the evaluation's material term.
+/// the evaluation's material term. Under Kinta each man counts by its strength (kKintaFloor).
 int material(const Position& pos, Colour c, const WeightTable& w = kWeights);
 
 /// The material term alone, combined as evaluate() does (us against the mean of the others

@@ -13,6 +13,7 @@
 #include <istream>
 #include <sstream>
 
+#include "engine/combat.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "eval/evaluate.h"
@@ -216,10 +217,27 @@ bool UciSession::handle_command(std::string_view line) {
         for (std::string l; std::getline(tr, l);) sink_.line(l);
     } else if (cmd == "bench") {
         cmd_bench(t);
+    } else if (cmd == "combat") {
+        cmd_combat(t);
     } else {
         error("unknown command '" + printable(cmd) + "'");
     }
     return true;
+}
+
+// SPEC 26: `combat <A> <D>` prints the exact outcome of a fight (engine extension).
+void UciSession::cmd_combat(const std::vector<std::string>& t) {
+    if (t.size() != 3)
+        return error("combat: expected 'combat <attacker> <defender>', e.g. 'combat N140 Q96h'");
+    auto a = combat::parse_fighter(t[1]);
+    if (auto* e = std::get_if<std::string>(&a)) return error("combat: attacker " + printable(*e));
+    auto d = combat::parse_fighter(t[2]);
+    if (auto* e = std::get_if<std::string>(&d)) return error("combat: defender " + printable(*e));
+    const auto& fa = std::get<combat::Fighter>(a);
+    const auto& fd = std::get<combat::Fighter>(d);
+    if (auto e = combat::check(fa, fd)) return error("combat: " + *e);
+    std::istringstream out(combat::format(combat::exact(fa, fd)));
+    for (std::string l; std::getline(out, l);) sink_.line(l);
 }
 
 void UciSession::cmd_uci() {

@@ -72,6 +72,7 @@ class UciSession {
     void cmd_position(const std::vector<std::string>& t);
     void cmd_go(const std::vector<std::string>& t);
     void cmd_bench(const std::vector<std::string>& t);
+    void cmd_combat(const std::vector<std::string>& t);
     void error(const std::string& what);
 
     OutputSink sink_;

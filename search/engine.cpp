@@ -65,7 +65,7 @@ std::optional<std::string> Engine::set_position(const std::optional<std::string>
         while (p.players() == 3 && p.phase() == Phase::Play && !p.game_over() &&
                p.players_in() > 1 && !has_legal_move(p))
             p.eliminate_to_move();
-        auto r = parse_move(p, moves[i]);
+        auto r = parse_played_move(p, moves[i]);  // Kinta: with the attack's outcome
         if (auto* err = std::get_if<std::string>(&r))
             return "moves: move " + std::to_string(i + 1) + " " + *err;
         p.do_move(std::get<Move>(r));

@@ -3,11 +3,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <random>
 
+#include "engine/combat.h"
 #include "engine/movegen.h"
+#include "engine/notation.h"
 #include "eval/evaluate.h"
 
 namespace klinzha {
@@ -21,10 +24,14 @@ namespace {
 
 constexpr int kMaxPly = 128;
 constexpr int kPlacementDepth = 2;
-constexpr int kPlannerRuns = 16;          // greedy+climb runs of the setup planner when untimed
-constexpr int kRfpDepth = 5;              // reverse futility pruning up to this depth (plies)
-constexpr int kRfpMargin = 120;           // its margin per ply (centi-pawns)
-constexpr int kDeltaMargin = 150;         // delta pruning's margin in the quiescence (centi-pawns)
+constexpr int kPlannerRuns = 16;   // greedy+climb runs of the setup planner when untimed
+constexpr int kRfpDepth = 5;       // reverse futility pruning up to this depth (plies)
+constexpr int kRfpMargin = 120;    // its margin per ply (centi-pawns)
+constexpr int kDeltaMargin = 150;  // delta pruning's margin in the quiescence (centi-pawns)
+// Kinta (SPEC 26): the value a fight's outcome may take in a chance node. A fight is never a
+// proven mate, so the expectation of its outcomes stays below kMateBound; these are the
+// bounds L and U of Ballard's Star1 pruning.
+constexpr int kChanceWin = kMateBound - 1;
 constexpr int kHistoryFrom = kCells + 7;  // from-cells, then 6 placement types, then hearts
 
 int mate_in(int ply) {
@@ -241,6 +248,8 @@ class Worker {
             const Colour v = Colour(o);
             if (v == pos_.army(stm) || !pos_.is_in(v) || pos_.heart(v) == NO_CELL) continue;
             const bool decides = pos_.players_in() <= 2 || (v == root_ && team(stm) != team(root_));
+            // Kinta: taking a carried heart is a fight, not a sure capture (SPEC 26).
+            if (pos_.kinta() && pos_.man_on(pos_.heart(v)) != kNoMan) continue;
             if (decides && attacks_heart(pos_, stm, v)) return true;
         }
         return false;
@@ -256,6 +265,57 @@ class Worker {
     }
 
     bool is_capture(Move m) const { return pos_.is_capture(m); }
+
+    /// Kinta (SPEC 26): the odds of the attack m in the current position.
+    combat::Odds fight_odds(Move m) const {
+        const auto [a, d] = combat::fighters(pos_, m);
+        return combat::odds(a, d);
+    }
+
+    /// m with the likelier outcome of its fight attached when it is a Kinta attack (where
+    /// the search plays one outcome only: the opponents' layer of Best-Reply Search).
+    Move likely(Move m) const {
+        if (!pos_.is_attack(m)) return m;
+        const combat::Odds o = fight_odds(m);
+        return o.win >= 0.5f ? m.with_outcome(false, o.attacker_strength)
+                             : m.with_outcome(true, o.defender_strength);
+    }
+
+    /// Kinta (SPEC 26): the value of the attack m for its mover, the expectation over its
+    /// fight's two outcomes (the attacker wins, left with its expected strength, or the
+    /// defender wins, left with its own), by expectimax with Ballard's Star1 pruning: the
+    /// likelier outcome first, each searched with the window the other's bounds leave, and a
+    /// cut as soon as the bounds of the expectation pass alpha or beta. child_of(a, b) searches
+    /// the position after an outcome with window (a, b) for the mover. Values are clamped to
+    /// +-kChanceWin. Returns 0 when stopped.
+    template <typename Child>
+    int chance(Move m, int alpha, int beta, bool tt_child, Child&& child_of) {
+        constexpr double L = -kChanceWin, U = kChanceWin;
+        if (alpha >= kChanceWin) return kChanceWin;  // no fight can reach it
+        if (beta <= -kChanceWin) return -kChanceWin;
+        const combat::Odds o = fight_odds(m);
+        std::array<std::pair<Move, double>, 2> out{
+            {{m.with_outcome(false, o.attacker_strength), double(o.win)},
+             {m.with_outcome(true, o.defender_strength), 1.0 - double(o.win)}}};
+        if (out[1].second > out[0].second) std::swap(out[0], out[1]);
+        double sum = 0, left = 1;
+        for (const auto& [om, p] : out) {
+            left -= p;
+            if (p <= 0) continue;
+            const double a = std::max(L, (alpha - sum - left * U) / p);
+            const double b = std::min(U, (beta - sum - left * L) / p);
+            const int ai = int(std::floor(a));
+            const int bi = std::max(int(std::ceil(b)), ai + 1);
+            make_move(om, tt_child);
+            const int v = std::clamp(child_of(ai, bi), -kChanceWin, kChanceWin);
+            pos_.undo_move();
+            if (stopped()) return 0;
+            sum += p * v;
+            if (sum + left * L >= beta) return std::max(beta, int(std::floor(sum + left * L)));
+            if (sum + left * U <= alpha) return std::min(alpha, int(std::ceil(sum + left * U)));
+        }
+        return int(std::lround(sum));
+    }
 
     /// Plays m and starts loading the child's transposition table bucket (when the child
     /// is a full-width node that probes it) and evaluation cache slot, so the memory
@@ -313,6 +373,13 @@ class Worker {
             case Move::Normal: {
                 if (pos_.heart_victim(m) != NO_COLOUR) return 1 << 29;
                 Man victim = pos_.man_on(m.to());
+                if (victim != kNoMan && pos_.kinta()) {  // the fight's expected gain
+                    const double p = fight_odds(m).win;
+                    const double gain =
+                        p * eval::kPieceValue[man_type(victim)] -
+                        (1 - p) * eval::kPieceValue[man_type(pos_.man_on(m.from()))];
+                    return (1 << 28) + 4096 + int(gain * 4);
+                }
                 if (victim != kNoMan)
                     return (1 << 28) + eval::kPieceValue[man_type(victim)] * 16 -
                            eval::kPieceValue[man_type(pos_.man_on(m.from()))];
@@ -367,18 +434,25 @@ class Worker {
         for (std::size_t i = pv_idx; i < root_moves.size(); ++i) {
             RootMove& rm = root_moves[i];
             progress(rm.move, int(i) + 1);
-            pos_.do_move(rm.move);
+            const bool attack = pos_.is_attack(rm.move);  // Kinta: a chance node
+            if (!attack) pos_.do_move(rm.move);
             nodes.fetch_add(1, std::memory_order_relaxed);
             pv_len_[1] = 1;
+            auto search_child = [&](int a, int b, bool pv) {
+                if (!attack) return child(a, b, depth - 1, 0, pv, mover);
+                return chance(rm.move, a, b, true, [&](int ca, int cb) {
+                    pv_len_[1] = 1;
+                    return child(ca, cb, depth - 1, 0, pv, mover);
+                });
+            };
             int score;
             if (i == std::size_t(pv_idx)) {
-                score = child(alpha, beta, depth - 1, 0, true, mover);
+                score = search_child(alpha, beta, true);
             } else {
-                score = child(alpha, alpha + 1, depth - 1, 0, false, mover);
-                if (score > alpha && score < beta)
-                    score = child(alpha, beta, depth - 1, 0, true, mover);
+                score = search_child(alpha, alpha + 1, false);
+                if (score > alpha && score < beta) score = search_child(alpha, beta, true);
             }
-            pos_.undo_move();
+            if (!attack) pos_.undo_move();
             if (stopped()) break;
             if (i == std::size_t(pv_idx) || score > alpha) {
                 rm.score = score;
@@ -501,7 +575,13 @@ class Worker {
                 // 2^27: the moves left are quiet too, and pruned as well.
                 if (futile || (prune_quiet && quiets > late)) break;
             }
-            make_move(m, depth > 1);
+            const bool attack = pos_.is_attack(m);  // Kinta: a chance node (SPEC 26)
+            if (!attack) make_move(m, depth > 1);
+            auto child = [&](int a, int b, int d, int pl, bool pv, Colour mv) {
+                if (!attack) return this->child(a, b, d, pl, pv, mv);
+                return chance(m, a, b, d > 0,
+                              [&](int ca, int cb) { return this->child(ca, cb, d, pl, pv, mv); });
+            };
             int score;
             const int nd = depth - 1;
             if (i == 0) {
@@ -519,7 +599,7 @@ class Worker {
                 if (pv_node && score > alpha && score < beta)
                     score = child(alpha, beta, nd, ply, true, mover);
             }
-            pos_.undo_move();
+            if (!attack) pos_.undo_move();
             if (stopped()) return 0;
             if (score > best) {
                 best = score;
@@ -592,7 +672,7 @@ class Worker {
             replies.push_back({m, Move(), order_score(m, tt_move, ply), is_capture(m)});
         // Step BRS-2. The first opponent is idle; the second moves.
         const Move idle = idle_reply(ply);
-        pos_.do_move(idle);
+        pos_.do_move(likely(idle));
         if (pos_.to_move() != root_ && pos_.phase() == Phase::Play && !pos_.game_over()) {
             MoveList l2;
             generate_legal(pos_, l2);
@@ -621,14 +701,15 @@ class Worker {
             const BrsReply& rp = replies[i];
             // Step BRS-3. Play the pair: the first opponent's move (or idle reply), then the
             // second's (or its idle reply), unless the game or the layer ended in between.
+            // Kinta: the layer plays each attack's likelier outcome (no chance node here).
             int done = 1;
-            pos_.do_move(rp.first);
+            pos_.do_move(likely(rp.first));
             Move second = rp.second;
             if (second.is_none() && !pos_.game_over() && pos_.phase() == Phase::Play &&
                 pos_.to_move() != root_)
                 second = idle_reply(ply + 1);
             if (!second.is_none() && !pos_.game_over() && pos_.to_move() != root_) {
-                pos_.do_move(second);
+                pos_.do_move(likely(second));
                 ++done;
             } else {
                 second = Move();
@@ -764,11 +845,19 @@ class Worker {
         const Colour mover = pos_.to_move();
         for (std::size_t i = 0; i < list.size; ++i) {
             pick(list, sc, i);
-            make_move(list.moves[i], false);
-            int score = team(mover) != team(pos_.to_move())
-                            ? -qsearch(-beta, -alpha, ply + 1, qply + 1)
-                            : qsearch(alpha, beta, ply + 1, qply + 1);
-            pos_.undo_move();
+            const Move m = list.moves[i];
+            auto qchild = [&](int a, int b) {
+                return team(mover) != team(pos_.to_move()) ? -qsearch(-b, -a, ply + 1, qply + 1)
+                                                           : qsearch(a, b, ply + 1, qply + 1);
+            };
+            int score;
+            if (pos_.is_attack(m)) {  // Kinta: the fight's expected value (SPEC 26)
+                score = chance(m, alpha, beta, false, qchild);
+            } else {
+                make_move(m, false);
+                score = qchild(alpha, beta);
+                pos_.undo_move();
+            }
             if (stopped()) return 0;
             if (score > best) {
                 best = score;
@@ -782,6 +871,16 @@ class Worker {
     }
 
   private:
+    /// Kinta (SPEC 26): `odds <move> win <p> A <n> D <n>`, the chance the attack m wins and
+    /// the survivor strengths the search assumes, for the info string of the best move.
+    std::string odds_text(Move m) const {
+        const combat::Odds o = fight_odds(m);
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "odds %s win %.3f A %d D %d", move_to_string(m).c_str(),
+                      double(o.win), int(o.attacker_strength), int(o.defender_strength));
+        return buf;
+    }
+
     void report(const SearchCallbacks& cb, int depth, int pv_idx) {
         if (!cb.on_info) return;
         const RootMove& rm = root_moves[pv_idx];
@@ -797,6 +896,8 @@ class Worker {
         info.pv = rm.pv;
         cb.on_info(info);
         if (pv_idx == 0 && pos_.players() == 3 && cb.on_string) cb.on_string(standings(rm.pv));
+        if (pv_idx == 0 && cb.on_string && pos_.is_attack(rm.move))
+            cb.on_string(odds_text(rm.move));
     }
 
     /// Three players: each player's standing at the end of the principal variation, by the
