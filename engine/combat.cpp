@@ -424,8 +424,9 @@ std::optional<std::vector<Round>> parse_spindles(std::string_view s) {
         v = s[i++] - '0';
         return true;
     };
+    auto space = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; };
     while (i < s.size()) {
-        if (s[i] == ' ') {
+        if (space(s[i])) {  // records wrap comments: any white space separates rounds
             ++i;
             continue;
         }
@@ -433,7 +434,7 @@ std::optional<std::vector<Round>> parse_spindles(std::string_view s) {
         if (!digit(r.two_a) || i >= s.size() || s[i++] != ',' || !digit(r.two_b) || i >= s.size() ||
             s[i++] != '|' || !digit(r.one))
             return std::nullopt;
-        if (i < s.size() && s[i] != ' ') return std::nullopt;
+        if (i < s.size() && !space(s[i])) return std::nullopt;
         out.push_back(r);
     }
     if (out.empty()) return std::nullopt;

@@ -1,6 +1,11 @@
 // engine/record.cpp: reading and replaying game records (see record.h).
 #include "record.h"
 
+#include <cstdlib>
+#include <optional>
+
+#include "combat.h"
+
 #include <cctype>
 #include <sstream>
 
@@ -63,10 +68,13 @@ std::vector<RecordGame> read_records(std::istream& in) {
             i = end == std::string::npos ? text.size() : end + 1;
             // `{k out ...}`: a removal imposed by a referee (SPEC 7).
             std::size_t b = body.find_first_not_of(" \t\r\n");
+            if (b != std::string::npos && body.compare(b, 9, "spindles ") == 0 &&
+                !cur.tokens.empty() && !cur.tokens.back().removal)
+                cur.tokens.back().spindles = body.substr(b + 9);
             if (b != std::string::npos && body.compare(b + 1, 4, " out") == 0 &&
                 std::string_view("gbk").find(body[b]) != std::string_view::npos) {
                 if (cur.tokens.empty() && cur.line == 0) cur.line = at;
-                cur.tokens.push_back({std::string(1, body[b]), true, at});
+                cur.tokens.push_back({std::string(1, body[b]), true, at, ""});
             }
         } else if (ch == ';') {
             while (i < text.size() && text[i] != '\n') ++i;
@@ -83,7 +91,8 @@ std::vector<RecordGame> read_records(std::istream& in) {
             std::size_t q1 = tag.find('"');
             std::size_t q2 = tag.rfind('"');
             if (sp == std::string::npos || q1 == std::string::npos || q2 <= q1) {
-                cur.tokens.push_back({"[" + tag, false, line});  // fails in replay with a message
+                cur.tokens.push_back(
+                    {"[" + tag, false, line, ""});  // fails in replay with a message
                 continue;
             }
             std::string value;
@@ -108,7 +117,7 @@ std::vector<RecordGame> read_records(std::istream& in) {
             if (w[0] == '$') continue;  // NAG
             w = strip_number(w);
             if (w.empty() || w.find_first_not_of('.') == std::string::npos) continue;
-            cur.tokens.push_back({w, false, line});
+            cur.tokens.push_back({w, false, line, ""});
         }
     }
     flush();
@@ -131,6 +140,50 @@ struct Replayer {
     const RecordGame& g;
     bool lenient;
     Replay& out;
+    /// Kinta: the dice of the DiceSeed tag (SPEC 26), if given.
+    std::optional<combat::Spindles> dice;
+
+    /// Kinta (SPEC 26): m as played, with the outcome the token gives after `/` (`/A87`,
+    /// `/D54`) checked, and the fight checked against its spindles comment and the dice seed.
+    /// Returns "" or what is wrong.
+    std::string with_outcome(const Position& pos, const RecordGame::Token& t, Move& m) {
+        const auto slash = t.text.find('/');
+        if (!pos.is_attack(m)) {
+            if (slash != std::string::npos) return "an outcome on a move that is no attack";
+            return "";
+        }
+        if (slash == std::string::npos)
+            return "an attack under Kinta needs its outcome (/A<n> or /D<n>, SPEC 26)";
+        auto r = parse_played_move(pos, move_to_string(m) + ":" + t.text.substr(slash + 1));
+        if (auto* e = std::get_if<std::string>(&r)) return *e;
+        m = std::get<Move>(r);
+        const auto [a, d] = combat::fighters(pos, m.bare());
+        auto agrees = [&](const combat::Fight& f) {
+            return f.attacker_won == !m.defender_won() && f.strength == m.outcome_strength();
+        };
+        if (!t.spindles.empty()) {
+            auto rounds = combat::parse_spindles(t.spindles);
+            if (!rounds) return "the spindles comment is malformed";
+            auto f = combat::replay(a, d, *rounds);
+            if (auto* e = std::get_if<std::string>(&f)) return "spindles: " + *e;
+            if (!agrees(std::get<combat::Fight>(f)))
+                return "the spindles give another outcome than the one written";
+        }
+        if (dice) {
+            const combat::Fight f = combat::cast(a, d, *dice);
+            if (!agrees(f)) return "the dice seed gives another outcome than the one written";
+            if (!t.spindles.empty()) {
+                const auto rounds = combat::parse_spindles(t.spindles);
+                bool same = rounds && rounds->size() == f.rounds.size();
+                for (std::size_t k = 0; same && k < f.rounds.size(); ++k)
+                    same = (*rounds)[k].two_a == f.rounds[k].two_a &&
+                           (*rounds)[k].two_b == f.rounds[k].two_b &&
+                           (*rounds)[k].one == f.rounds[k].one;
+                if (!same) return "the dice seed gives other spindles than the comment";
+            }
+        }
+        return "";
+    }
 
     /// Records a move (or `out:k`) and the position after it.
     void push(const std::string& move, const Position& after) {
@@ -169,10 +222,13 @@ struct Replayer {
                 continue;
             }
             if (pos.game_over()) return fail(where(pos, t) + ": the game is already over");
-            const AlgebraicReading r = read_algebraic(pos, t.text);
+            const AlgebraicReading r = read_algebraic(pos, t.text.substr(0, t.text.find('/')));
             if (r.moves.size() == 1) {
-                pos.do_move(r.moves[0]);
-                push(move_to_string(r.moves[0]), pos);
+                Move m = r.moves[0];
+                if (auto e = with_outcome(pos, t, m); !e.empty())
+                    return fail(where(pos, t) + ": " + e);
+                pos.do_move(m);
+                push(move_to_string(m), pos);
                 continue;
             }
             if (!lenient || r.moves.empty()) return fail(where(pos, t) + ": " + r.error);
@@ -180,12 +236,19 @@ struct Replayer {
             std::string last;
             for (Move m : r.moves) {
                 Position next = pos;
+                if (!pos.is_attack(m) && t.text.find('/') != std::string::npos) continue;
+                const auto saved = dice;  // a reading that fails gives its spindles back
+                if (pos.is_attack(m) && !with_outcome(pos, t, m).empty()) {
+                    dice = saved;
+                    continue;
+                }
                 next.do_move(m);
                 push(move_to_string(m), next);
                 if (run(i + 1, next, last, true)) {
                     pos = next;
                     return true;
                 }
+                dice = saved;
                 out.fens.pop_back();
                 out.moves.pop_back();
             }
@@ -262,7 +325,16 @@ Replay replay(const RecordGame& g, const Rules& base, int players, bool lenient)
     }
     out.start = pos;
     std::string error;
-    Replayer r{g, lenient, out};
+    Replayer r{g, lenient, out, std::nullopt};
+    if (auto* seed = tag("DiceSeed")) {  // SPEC 26: the spindles cast again from the seed
+        char* end = nullptr;
+        const unsigned long long v = std::strtoull(seed->c_str(), &end, 10);
+        if (seed->empty() || *end) {
+            out.error = "tag DiceSeed: not a whole number: '" + seed->substr(0, 40) + "'";
+            return out;
+        }
+        r.dice.emplace(v);
+    }
     if (!r.run(0, pos, error)) out.error = error;
     return out;
 }

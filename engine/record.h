@@ -8,6 +8,9 @@
 // words, applied after the variant), `Players`. A comment `{k out ...}` (colour letter, then
 // `out`) marks a three-player removal (SPEC 7) imposed by a referee: the player to move is
 // removed there. A player to move with no legal move is removed without a comment.
+// Kinta (SPEC 26): an attack is written with its outcome, `Nxd38/A87` or `Nxd38/D54`, and the
+// comment `{spindles 5,3|6 ...}` after it gives the fight's rounds; with a `DiceSeed` tag the
+// spindles are cast again from the seed and every fight is checked against its outcome.
 //
 // Sources: SPEC 7 (removals), 8, 10, 11 (RH App. E).
 #pragma once
@@ -28,6 +31,9 @@ struct RecordGame {
         std::string text;  ///< a move token, or for a removal the colour letter
         bool removal = false;
         int line = 0;  ///< line in the input where it stands (1-based)
+        /// Kinta (SPEC 26): the rounds of the comment `{spindles 5,3|6 ...}` after the move,
+        /// as written (after `spindles `); "" when there is none.
+        std::string spindles;
     };
     std::map<std::string, std::string> tags;
     std::vector<Token> tokens;

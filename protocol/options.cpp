@@ -96,6 +96,18 @@ std::vector<Option> make_table() {
                          return ok();
                      }});
     }
+    t.push_back({"KintaOdds",
+                 T::Check,
+                 "true",
+                 0,
+                 0,
+                 {},
+                 "Kinta: weigh each attack by its fight's odds; false takes every attack as a "
+                 "sure win (for strength tests, SPEC 26)",
+                 [](OptionContext& c, const std::string& v) {
+                     c.engine.set_kinta_odds(*parse_bool(v));
+                     return ok();
+                 }});
     t.push_back({"Move Overhead",
                  T::Spin,
                  "30",

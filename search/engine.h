@@ -45,6 +45,8 @@ class Engine {
     void set_multipv(int n) { settings_.multipv = n; }
     void set_multiplayer(MultiplayerSearch m) { settings_.multiplayer = m; }
     void set_move_overhead(int ms) { settings_.move_overhead_ms = ms; }
+    /// Kinta: weigh attacks by their odds (true) or take each as a sure win (SearchSettings).
+    void set_kinta_odds(bool on) { settings_.kinta_odds = on; }
     /// The setup planner's weights (SetupPlanner::Params; centi-pawns, >= 0).
     void set_planner(const SetupPlanner::Params& p) { settings_.planner = p; }
     const SetupPlanner::Params& planner() const { return settings_.planner; }

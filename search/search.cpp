@@ -269,6 +269,8 @@ class Worker {
     /// Kinta (SPEC 26): the odds of the attack m in the current position.
     combat::Odds fight_odds(Move m) const {
         const auto [a, d] = combat::fighters(pos_, m);
+        if (!sh_.settings.kinta_odds)  // the baseline: a sure win, nothing lost
+            return {1.0f, std::uint8_t(a.strength), std::uint8_t(d.strength)};
         return combat::odds(a, d);
     }
 

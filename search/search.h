@@ -79,6 +79,9 @@ struct SearchSettings {
     std::int64_t move_overhead_ms = 30;
     bool vary_setup = true;        ///< pick among near-equal setup moves at random
     SetupPlanner::Params planner;  ///< the setup planner's weights (SetupThreat* options)
+    /// Kinta (SPEC 26): attacks are chance nodes weighed by their odds; false plays every
+    /// attack as a sure win with the attacker's strength unchanged (a baseline for matches).
+    bool kinta_odds = true;
 };
 
 /// Runs searches on background threads. start() returns at once; the result comes through

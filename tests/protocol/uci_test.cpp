@@ -485,3 +485,70 @@ TEST_CASE("issue 11 (found by fuzzing): position and ucinewgame while go perft o
     s.send("stop");
     s.uci().wait_task();
 }
+
+TEST_CASE("Kinta: combat prints the exact outcome; bad fighters are refused (SPEC 26)") {
+    Session s;
+    s.send("combat N12 P9h");
+    auto lines = s.lines();
+    REQUIRE(lines.size() == 22);  // win, 12 A lines, 9 D lines (combat.txt's line)
+    CHECK(lines[0] == "win 0.470407182719041");
+    CHECK(lines[1].rfind("A 1 0.0086314968592880", 0) == 0);
+    CHECK(lines.back().rfind("D 9 0.3160138678795", 0) == 0);
+    for (const char* bad : {"combat W100 Q110", "combat B150h Q110", "combat Q111 Q110",
+                            "combat Q110", "combat Z1 Q1", "combat Q110 Q110 Q110"}) {
+        CAPTURE(bad);
+        s.clear();
+        s.send(bad);
+        auto l = s.lines();
+        REQUIRE(l.size() == 1);
+        CHECK(l[0].rfind("info string error: combat", 0) == 0);
+    }
+}
+
+TEST_CASE("Kinta: position moves carry each attack's outcome; a bad one changes nothing") {
+    Session s;
+    s.send("setoption name Kinta value true");
+    s.send("setoption name PowerVanguard value true");
+    const std::string start = "position fen 2 Hi99,Qi99,Wi34 Hi11,Ri11,Pi23 - b play 0 1";
+    s.send(start + " moves i23i34:D77");
+    CHECK(fen_of(s) == "2 Hi99,Qi99,Wi34 Hi11,Ri11 - g play 0 2 strength=i34:77");
+    for (const char* bad : {" moves i23i34", " moves i23i34:A121", " moves i23h23:A5",
+                            " moves i23i34:X5", " moves i23i34:A0", " moves i23i34:A"}) {
+        CAPTURE(bad);
+        s.clear();
+        s.send(start + bad);
+        auto l = s.lines();
+        REQUIRE(!l.empty());
+        CHECK(l[0].rfind("info string error: moves: move 1", 0) == 0);
+        CHECK(fen_of(s) == "2 Hi99,Qi99,Wi34 Hi11,Ri11 - g play 0 2 strength=i34:77");
+    }
+    s.send(start + " moves i23i34:A87");
+    CHECK(fen_of(s) == "2 Hi99,Qi99 Hi11,Ri11,Pi34 - g play 0 2 strength=i34:87");
+}
+
+TEST_CASE("Kinta: bestmove and perft give attacks bare; the best attack's odds in info string") {
+    Session s;
+    s.send("setoption name Kinta value true");
+    s.send("setoption name PowerVanguard value true");
+    // Blue's pawn can only attack the wall or step aside; its rook is walled in.
+    s.send("position fen 2 Hi99,Qi99,Wi34 Hi11,Ri11,Pi23 - b play 0 1");
+    s.send("go depth 3");
+    auto best = s.wait_for("bestmove", 10000);
+    REQUIRE(!best.empty());
+    CHECK(best.find(':') == std::string::npos);
+    s.clear();
+    s.send("go depth 2 searchmoves i23i34");
+    s.wait_for("bestmove", 10000);
+    bool odds = false;
+    for (auto& line : s.lines()) odds |= line.rfind("info string odds i23i34 win ", 0) == 0;
+    CHECK(odds);
+    s.clear();
+    s.send("go perft 1");
+    auto l = s.wait_for("Nodes searched", 10000);
+    bool attack = false;
+    for (auto& line : s.lines()) {
+        CHECK(line.find(':') == line.rfind(':'));  // "i23i34: 1", never "i23i34:A..: 1"
+        attack |= line.rfind("i23i34: 1", 0) == 0;
+    }
+    CHECK(attack);
+}

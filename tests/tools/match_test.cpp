@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "compliance.h"
+#include "engine/combat.h"
 #include "engine/geometry.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -589,4 +590,77 @@ TEST_CASE("issue 11: an abandoned game is no result") {
     auto rec = play_game({&g, &b}, cfg);
     CHECK(rec.aborted == "abandoned");
     CHECK(rec.moves.empty());
+}
+
+TEST_CASE(
+    "referee, Kinta: the referee casts the spindles, engines get outcomes, the record "
+    "replays and is checked against its dice seed") {
+    GameConfig cfg = config("2 Hi99,Qi99,Wi34 Hi11,Ri11,Pi23 - b play 0 1");
+    cfg.rules.kinta = true;
+    cfg.rules.power_vanguard = true;
+    cfg.dice_seed = 42;
+    // Blue attacks the wall with its pawn; then both sides play their first legal moves.
+    class Capturing : public Player {  // checks every position it is sent
+      public:
+        std::string name() const override { return "K"; }
+        std::optional<std::string> start() override { return std::nullopt; }
+        bool new_game() override { return true; }
+        bool alive() const override { return true; }
+        Reply go(const std::string& cmd, const std::string&, std::int64_t) override {
+            seen.push_back(cmd);
+            std::istringstream in(cmd);
+            std::string w, fen;
+            in >> w >> w;
+            while (in >> w && w != "moves") fen += (fen.empty() ? "" : " ") + w;
+            Rules r;
+            r.kinta = r.power_vanguard = true;
+            Position p;
+            REQUIRE_FALSE(p.set(fen, r));
+            while (in >> w) {
+                auto m = parse_played_move(p, w);  // an attack without outcome fails here
+                REQUIRE(std::holds_alternative<Move>(m));
+                p.do_move(std::get<Move>(m));
+            }
+            Reply rep;
+            if (first && p.to_move() == BLUE) {
+                first = false;
+                rep.move = "i23i34";
+                return rep;
+            }
+            MoveList l;
+            generate_legal(p, l);
+            rep.move = l.size ? move_to_string(l.moves[0]) : "0000";
+            return rep;
+        }
+        std::vector<std::string> seen;
+        bool first = true;
+    };
+    Capturing green, blue;
+    cfg.max_fullmoves = 6;
+    GameRecord g = play_game({&green, &blue}, cfg);
+    REQUIRE(!g.moves.empty());
+    CHECK((g.moves[0].rfind("i23i34:A", 0) == 0 || g.moves[0].rfind("i23i34:D", 0) == 0));
+    CHECK(g.spindles[0].rfind("spindles ", 0) == 0);
+    REQUIRE(g.fights.size() >= 1);
+    CHECK(g.fights[0].first > 0);
+    CHECK(g.fights[0].first < 1);
+    // The outcome the engines were sent is the one the seed gives.
+    combat::Spindles dice(42);
+    Position p;
+    REQUIRE_FALSE(p.set("2 Hi99,Qi99,Wi34 Hi11,Ri11,Pi23 - b play 0 1", cfg.rules));
+    const Move m = std::get<Move>(parse_move(p, "i23i34"));
+    const auto [a, d] = combat::fighters(p, m);
+    const combat::Fight f = combat::cast(a, d, dice);
+    CHECK(g.moves[0] ==
+          "i23i34:" + std::string(f.attacker_won ? "A" : "D") + std::to_string(f.strength));
+    // The record reads back, and a changed seed or outcome is caught.
+    const std::string pgn = to_pgn(g, cfg, 1, "t");
+    CHECK(pgn.find("[DiceSeed \"42\"]") != std::string::npos);
+    std::istringstream in(pgn);
+    auto games = read_records(in);
+    REQUIRE(games.size() == 1);
+    Replay r = replay(games[0], Rules{}, 2, false);
+    CHECK(r.error == "");
+    games[0].tags["DiceSeed"] = "43";
+    CHECK(replay(games[0], Rules{}, 2, false).error != "");  // 43 casts other spindles
 }

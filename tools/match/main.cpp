@@ -121,6 +121,9 @@ int main(int argc, char** argv) {
         "N or LO-HI clouded cells (SPEC 16), drawn per colour-swapped pair")(
         "cloud-seed", po::value<std::uint64_t>()->default_value(0),
         "seed of the cloud draw: group k of games uses seed S + k")(
+        "dice-seed", po::value<std::uint64_t>()->default_value(0),
+        "Kinta (SPEC 26): seed of the spindles; group k of games (a colour-swapped pair) "
+        "casts from S + k")(
         "sprt", po::value<std::vector<std::string>>()->multitoken(),
         "elo0=<e> elo1=<e> alpha=<a> beta=<b>: stop when decided (2 engines, 2 players)")(
         "maxmoves", po::value<int>()->default_value(0), "adjudicate a draw after this many moves")(
@@ -230,6 +233,7 @@ int main(int argc, char** argv) {
                 throw std::runtime_error("-clouds: N or LO-HI with 0 <= LO <= HI <= 81");
             cfg.cloud_seed = vm["cloud-seed"].as<std::uint64_t>();
         }
+        cfg.dice_seed = vm["dice-seed"].as<std::uint64_t>();
         each.emplace_back("Players", std::to_string(cfg.game.players));
         for (auto& e : cfg.engines) e.options.insert(e.options.begin(), each.begin(), each.end());
         cfg.games = vm["games"].as<int>();

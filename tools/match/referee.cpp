@@ -1,6 +1,8 @@
 // tools/match/referee.cpp: see referee.h.
 #include "referee.h"
 
+#include "engine/combat.h"
+
 #include <chrono>
 #include <ctime>
 #include <sstream>
@@ -135,6 +137,8 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
         }
     }
     g.start_fen = pos.fen();
+    g.dice_seed = cfg.dice_seed;
+    combat::Spindles dice(cfg.dice_seed);  // SPEC 26: one generator for the game's fights
     std::string base_cmd = "position fen " + g.start_fen;
     std::string moves_cmd;
     // Each seat's time control: its engine's own (tc=, st=, depth=, nodes=), else the match's.
@@ -267,6 +271,18 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
             continue;
         }
         const Move m = std::get<Move>(parsed);
+        // Kinta (SPEC 26): the referee casts the fight's spindles; the engines get its outcome.
+        Move played = m;
+        std::string spindles;
+        Colour defender_owner = NO_COLOUR;
+        if (pos.is_attack(m)) {
+            const auto [a, d] = combat::fighters(pos, m);
+            const combat::Fight f = combat::cast(a, d, dice);
+            played = m.with_outcome(!f.attacker_won, f.strength);
+            spindles = combat::spindles_text(f);
+            defender_owner = man_colour(pos.man_on(m.to()));
+            g.fights.emplace_back(combat::odds(a, d).win, f.attacker_won);
+        }
         // Resignation on score (two players).
         if (cfg.players == 2 && cfg.resign_moves > 0 && pos.phase() == Phase::Play) {
             bool bad = (r.cp && *r.cp <= -cfg.resign_cp) || (r.mate && *r.mate < 0);
@@ -280,8 +296,13 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
         }
         std::array<Cell, kColours> hearts_before{pos.heart(GREEN), pos.heart(BLUE),
                                                  pos.heart(BLACK)};
-        g.algebraic.push_back(to_algebraic(pos, m));
-        g.moves.push_back(move_to_string(m));
+        g.algebraic.push_back(to_algebraic(pos, m) +
+                              (played.outcome_strength()
+                                   ? std::string(played.defender_won() ? "/D" : "/A") +
+                                         std::to_string(played.outcome_strength())
+                                   : std::string()));
+        g.moves.push_back(move_to_string(played));
+        g.spindles.push_back(spindles);
         g.movers.push_back(c);
         g.setup_move.push_back(pos.phase() != Phase::Play);
         {
@@ -296,7 +317,7 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
             std::snprintf(buf, sizeof buf, "/%d %.3fs", r.depth.value_or(0), r.ms / 1000.0);
             g.comments.push_back(score + buf);
         }
-        pos.do_move(m);
+        pos.do_move(played);
         moves_cmd += " " + g.moves.back();
         for (int o = 0; o < kColours; ++o)
             if (o != c && hearts_before[o] != NO_CELL && pos.heart(Colour(o)) == NO_CELL) {
@@ -304,6 +325,12 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
                 g.heart_lost[o] = true;
                 g.outcome[o] = Outcome::Loss;
             }
+        // Kinta: an attacker that lost carrying its heart lost it to the defender's owner.
+        if (defender_owner != NO_COLOUR && hearts_before[c] != NO_CELL && pos.heart(c) == NO_CELL) {
+            g.hearts_captured[defender_owner]++;
+            g.heart_lost[c] = true;
+            g.outcome[c] = Outcome::Loss;
+        }
         if (tc.base_ms >= 0) {
             clock[c] += tc.inc_ms;
             if (tc.moves && ++moves_made[c] % tc.moves == 0) clock[c] += tc.base_ms;
@@ -351,6 +378,7 @@ std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round,
       << "\"]\n";
     if (g.start_fen != (g.players == 3 ? kStartFen3 : kStartFen2))
         o << "[SetUp \"1\"]\n[FEN \"" << esc(g.start_fen) << "\"]\n";
+    if (cfg.rules.effective(g.players).kinta) o << "[DiceSeed \"" << g.dice_seed << "\"]\n";
     o << "[Result \"" << g.result() << "\"]\n[Termination \"" << g.termination << "\"]\n";
     if (g.players == 3) {
         o << "[ScoreRH \"";
@@ -383,6 +411,7 @@ std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round,
             text += std::to_string(++number) + ". ";
         text += g.algebraic[i] + " ";
         if (i < g.comments.size()) text += "{" + g.comments[i] + "} ";
+        if (i < g.spindles.size() && !g.spindles[i].empty()) text += "{" + g.spindles[i] + "} ";
     }
     text += g.result();
     // Wrap at about 80 columns.

@@ -53,6 +53,8 @@ struct GameConfig {
     bool recover = false;
     /// Set by another thread: abandon the game (not a result: GameRecord::aborted).
     const std::atomic<bool>* abandon = nullptr;
+    /// Kinta (SPEC 26): the seed of the spindle generator the referee casts fights with.
+    std::uint64_t dice_seed = 0;
 };
 
 enum class Outcome { Win, Loss, Draw };
@@ -69,6 +71,13 @@ struct GameRecord {
     /// Per move, what the engine said of it, as fastchess writes it: `+0.35/12 0.512s`
     /// (score in pawns for the mover, or `+M3`/`-M3`, then depth; time used).
     std::vector<std::string> comments;
+    /// Kinta (SPEC 26): per move, the fight's rounds (`spindles 5,3|6 ...`), "" for a move
+    /// that was no attack.
+    std::vector<std::string> spindles;
+    /// Kinta: every fight of the game, the attacker's exact win probability (as the engine's
+    /// tables predict it) and whether it won: the match's calibration (tournament.h).
+    std::vector<std::pair<double, bool>> fights;
+    std::uint64_t dice_seed = 0;  ///< GameConfig::dice_seed, for the record's DiceSeed tag
     std::array<Outcome, kColours> outcome{Outcome::Draw, Outcome::Draw, Outcome::Draw};
     std::array<int, kColours> hearts_captured{};
     std::array<bool, kColours> heart_lost{};

@@ -47,6 +47,7 @@ json settings_json(const TournamentConfig& cfg) {
         {"start_fen", g.start_fen},
         {"setups", cfg.setups},
         {"clouds", {cfg.clouds_lo, cfg.clouds_hi, cfg.cloud_seed}},
+        {"dice_seed", cfg.dice_seed},
         {"maxmoves", g.max_fullmoves},
         {"resign", {g.resign_moves, g.resign_cp}},
         {"move_timeout_ms", g.move_timeout_ms},

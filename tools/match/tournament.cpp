@@ -147,6 +147,7 @@ void Tournament::worker() {
             if (gc.start_fen.empty()) gc.start_fen = gc.players == 3 ? kStartFen3 : kStartFen2;
             if (!field.empty()) gc.start_fen += " " + field;
         }
+        gc.dice_seed = cfg_.dice_seed + std::uint64_t(idx / (gc.players == 3 ? 6 : 2));
         for (int c = 0; c < gc.players; ++c) {
             const auto e = std::size_t(seat[c]);
             if (e < cfg_.engine_tc.size()) gc.seat_tc[c] = cfg_.engine_tc[e];
@@ -207,6 +208,7 @@ void Tournament::record(const GameRecord& g, const GameSummary& s) {
     std::lock_guard lock(mutex_);
     finished_[std::size_t(s.index)] = true;
     done_.push_back(s);
+    fights_.insert(fights_.end(), g.fights.begin(), g.fights.end());
     GameConfig gc = cfg_.game;
     gc.start_fen = g.start_fen;
     // A write that fails stops the run with an error; what was recorded before stays.
@@ -373,6 +375,24 @@ std::string Tournament::table() const {
     o << "Terminations:";
     for (auto& [t, c] : terms) o << "  " << c << " x " << (t.empty() ? "?" : t);
     o << '\n';
+    if (!fights_.empty()) {  // Kinta: predicted against observed win rates, by decile
+        o << "Fights: " << fights_.size()
+          << " (decile of predicted win probability: fights, predicted, observed)\n";
+        std::array<int, 10> fn{}, won{};
+        std::array<double, 10> pred{};
+        for (auto [p, w] : fights_) {
+            const auto k = std::size_t(std::clamp(int(p * 10), 0, 9));
+            ++fn[k];
+            won[k] += w;
+            pred[k] += p;
+        }
+        for (std::size_t k = 0; k < 10; ++k)
+            if (fn[k]) {
+                std::snprintf(buf, sizeof buf, "  %.1f-%.1f  %5d  %.3f  %.3f\n", double(k) / 10,
+                              double(k + 1) / 10, fn[k], pred[k] / fn[k], double(won[k]) / fn[k]);
+                o << buf;
+            }
+    }
     return o.str();
 }
 

@@ -38,6 +38,9 @@ struct TournamentConfig {
     /// three-player games the six seatings) from seed cloud_seed + group, lo..hi cells.
     int clouds_lo = 0, clouds_hi = 0;
     std::uint64_t cloud_seed = 0;
+    /// Kinta (SPEC 26): group k of games (a colour-swapped pair; three players, the six
+    /// seatings) casts its spindles from seed dice_seed + k.
+    std::uint64_t dice_seed = 0;
 };
 
 /// One finished game as the tables need it (also one line of the state file, state.h).
@@ -117,6 +120,9 @@ class Tournament {
     int total_ = 0;
     mutable std::mutex mutex_;
     std::vector<GameSummary> done_;
+    /// Kinta: every fight of this run, the attacker's predicted win probability and whether
+    /// it won (the calibration lines of table()).
+    std::vector<std::pair<double, bool>> fights_;
     std::vector<bool> finished_;
 };
 
