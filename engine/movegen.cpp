@@ -94,9 +94,17 @@ bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink,
 template <typename Emit>
 auto each_move(Emit&& emit) {
     return [&emit](Cell from, Bitboard dests, Bitboard carry) {
-        for (Bitboard all = dests | carry; all;) {
-            const Cell to = pop_lsb(all);
-            if (test(dests, to) && emit(Move::normal(from, to, false))) return true;
+        if (carry & ~dests) {  // a Kinta wall with its heart: some moves carry it only
+            for (Bitboard all = dests | carry; all;) {
+                const Cell to = pop_lsb(all);
+                if (test(dests, to) && emit(Move::normal(from, to, false))) return true;
+                if (test(carry, to) && emit(Move::normal(from, to, true))) return true;
+            }
+            return false;
+        }
+        while (dests) {
+            const Cell to = pop_lsb(dests);
+            if (emit(Move::normal(from, to, false))) return true;
             if (carry && test(carry, to) && emit(Move::normal(from, to, true))) return true;
         }
         return false;
@@ -148,11 +156,25 @@ bool shared_army_moves(const Position& pos, Bitboard filter, Sink&& sink, Bitboa
 /// always empty: enough to find attacks, as each carrying move has a twin that leaves the
 /// heart). Returns early when sink returns true (found what it wanted); the result says
 /// whether that happened. Every rule option acts through the masks below.
+template <bool kCarry, bool kKinta, typename Sink>
+bool play_moves_impl(const Position& pos, Colour us, Bitboard filter, Sink&& sink,
+                     Bitboard from_filter);
+
 template <bool kCarry, typename Sink>
 bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink,
                 Bitboard from_filter) {
     const Rules& rules = pos.rules();
     if (rules.reflective) return shared_army_moves<kCarry>(pos, filter, sink, from_filter);
+    // Kinta's wall rules (SPEC 26) in their own instantiation: the default game's loop is
+    // the same code as without them.
+    if (rules.kinta) return play_moves_impl<kCarry, true>(pos, us, filter, sink, from_filter);
+    return play_moves_impl<kCarry, false>(pos, us, filter, sink, from_filter);
+}
+
+template <bool kCarry, bool kKinta, typename Sink>
+bool play_moves_impl(const Position& pos, Colour us, Bitboard filter, Sink&& sink,
+                     Bitboard from_filter) {
+    const Rules& rules = pos.rules();
     const Bitboard own = pos.pieces(us);
     if (!(own & from_filter)) return false;
     const Bitboard all = pos.occupied();
@@ -210,7 +232,7 @@ bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink,
     // Kinta (SPEC 26): opposing walls a piece may attack: not spared, not on a cloud, not in
     // the zone of another opposing wall. A path to one may cross its own zone (not others').
     Bitboard wall_targets = 0;
-    if (rules.kinta) {
+    if constexpr (kKinta) {
         wall_targets = opp_walls & filter & ~spared_men(pos, us) & ~pos.clouds();
         for (Bitboard w = wall_targets; w;) {
             const Cell x = pop_lsb(w);
@@ -238,27 +260,31 @@ bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink,
         while (from_set) {
             const Cell from = pop_lsb(from_set);
             Bitboard dests = reach(pc, from, blk) & dest_mask;
-            if (wall_targets && pt != WALL) dests |= wall_attacks(pc, from, pt == KNIGHT, 0);
-            Bitboard wall_dests = dests;  // a wall's destinations before its zone check
+            Bitboard wall_dests = 0;  // a Kinta wall's destinations before its zone check
+            if constexpr (kKinta) {
+                if (wall_targets && pt != WALL) dests |= wall_attacks(pc, from, pt == KNIGHT, 0);
+                wall_dests = dests;
+            }
             if (pt == WALL) dests = wall_zone_clear(dests);
             if (!test(pickers, from)) dests &= ~own_heart_alone;  // SPEC 4, 23.1
             Bitboard carry = 0;
             // Only a carrier can stand on the own heart. A Kinta wall's carrying moves are
             // found even without kCarry: some have no twin that leaves the heart.
-            if (from == own_heart && (kCarry || pt == WALL)) {
-                if (pt == WALL) {
+            if (from == own_heart && (kCarry || (kKinta && pt == WALL))) {
+                if (kKinta && pt == WALL) {
                     // Kinta: the wall takes its heart and its zone along (SPEC 26 Decision):
                     // neither its own zone nor the heart it carries counts against it.
                     const Bitboard other_zones = geo::neighbours_of(own_walls & ~bit(from));
                     if (carry_block) wall_dests = reach(pc, from, blk | other_zones) & dest_mask;
                     carry = wall_zone_clear(wall_dests, bit(from)) & ~(other_zones | pos.clouds());
                 } else {
+                    Bitboard crossing = 0;  // Kinta: wall targets behind the own zones
+                    if constexpr (kKinta)
+                        if (carry_block && wall_targets)
+                            crossing = wall_attacks(pc, from, pt == KNIGHT, carry_block);
                     carry =
-                        (carry_block
-                             ? (reach(pc, from, blk | carry_block) & dest_mask) |
-                                   (wall_targets ? wall_attacks(pc, from, pt == KNIGHT, carry_block)
-                                                 : Bitboard(0))
-                             : dests) &
+                        (carry_block ? (reach(pc, from, blk | carry_block) & dest_mask) | crossing
+                                     : dests) &
                         ~carry_forbidden;
                 }
             }

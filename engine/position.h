@@ -202,10 +202,8 @@ class Position {
     bool is_carrier_type(PieceType t) const { return (carrier_types_ >> t) & 1; }
     /// The carriers of colour c on the board (SPEC 2, 26).
     Bitboard carriers(Colour c) const {
-        Bitboard b = 0;
-        for (int t = 0; t < kPieceTypes; ++t)
-            if (is_carrier_type(PieceType(t))) b |= pieces(c, PieceType(t));
-        return b;
+        const auto& p = state().pieces[c];
+        return p[QUEEN] | p[ROOK] | p[PAWN] | (rules_.kinta ? p[WALL] : Bitboard(0));
     }
     /// True when the rules in force are Kinta's (SPEC 26).
     bool kinta() const { return rules_.kinta; }
