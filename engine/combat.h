@@ -101,6 +101,7 @@ class Spindles {
 /// One round as cast: the caster of two's spindles, then the single one.
 struct Round {
     int two_a = 0, two_b = 0, one = 0;
+    bool operator==(const Round&) const = default;
 };
 
 /// A fight as the referee cast it: who won, the survivor's strength after the fight (capped

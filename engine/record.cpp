@@ -174,12 +174,8 @@ struct Replayer {
             if (!agrees(f)) return "the dice seed gives another outcome than the one written";
             if (!t.spindles.empty()) {
                 const auto rounds = combat::parse_spindles(t.spindles);
-                bool same = rounds && rounds->size() == f.rounds.size();
-                for (std::size_t k = 0; same && k < f.rounds.size(); ++k)
-                    same = (*rounds)[k].two_a == f.rounds[k].two_a &&
-                           (*rounds)[k].two_b == f.rounds[k].two_b &&
-                           (*rounds)[k].one == f.rounds[k].one;
-                if (!same) return "the dice seed gives other spindles than the comment";
+                if (!rounds || *rounds != f.rounds)
+                    return "the dice seed gives other spindles than the comment";
             }
         }
         return "";
