@@ -26,7 +26,7 @@ Cell cell(const char* name) {
 }  // namespace
 
 TEST_CASE(
-    "Kinta: an opposing wall may be attacked through its own zone; pawns only under "
+    "Kinta: an opposing wall may be attacked through its own zone, pawns only under "
     "PowerVanguard") {
     // Blue's pawn i23 is two steps from Green's wall i34, through i33 in the wall's zone.
     const char* fen = "2 Hi99,Qi99,Wi34 Hi11,Ri11,Pi23 - b play 0 1";

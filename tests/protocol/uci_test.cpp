@@ -486,7 +486,7 @@ TEST_CASE("issue 11 (found by fuzzing): position and ucinewgame while go perft o
     s.uci().wait_task();
 }
 
-TEST_CASE("Kinta: combat prints the exact outcome; bad fighters are refused (SPEC 26)") {
+TEST_CASE("Kinta: combat prints the exact outcome, bad fighters are refused (SPEC 26)") {
     Session s;
     s.send("combat N12 P9h");
     auto lines = s.lines();
@@ -505,7 +505,7 @@ TEST_CASE("Kinta: combat prints the exact outcome; bad fighters are refused (SPE
     }
 }
 
-TEST_CASE("Kinta: position moves carry each attack's outcome; a bad one changes nothing") {
+TEST_CASE("Kinta: position moves carry each attack's outcome, a bad one changes nothing") {
     Session s;
     s.send("setoption name Kinta value true");
     s.send("setoption name PowerVanguard value true");
@@ -526,7 +526,7 @@ TEST_CASE("Kinta: position moves carry each attack's outcome; a bad one changes 
     CHECK(fen_of(s) == "2 Hi99,Qi99 Hi11,Ri11,Pi34 - g play 0 2 strength=i34:87");
 }
 
-TEST_CASE("Kinta: bestmove and perft give attacks bare; the best attack's odds in info string") {
+TEST_CASE("Kinta: bestmove and perft give attacks bare, the best attack's odds in info string") {
     Session s;
     s.send("setoption name Kinta value true");
     s.send("setoption name PowerVanguard value true");
