@@ -72,7 +72,7 @@ struct Odds {
 };
 
 /// The odds of a fight, from tables built once per (attacker type, defender type) on first
-/// use (thread-safe; each table 166 x 156 entries of 8 bytes, 207 KB; 30 tables in all).
+/// use (thread-safe; each table 166 x 156 entries of 8 bytes, 207 KB; 25 pairs can occur).
 /// a must not be a wall. Strengths 1..150.
 Odds odds(const Fighter& a, const Fighter& d);
 
