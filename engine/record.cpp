@@ -69,12 +69,18 @@ std::vector<RecordGame> read_records(std::istream& in) {
             // `{k out ...}`: a removal imposed by a referee (SPEC 7).
             std::size_t b = body.find_first_not_of(" \t\r\n");
             if (b != std::string::npos && body.compare(b, 9, "spindles ") == 0 &&
-                !cur.tokens.empty() && !cur.tokens.back().removal)
+                !cur.tokens.empty() && !cur.tokens.back().removal) {
                 cur.tokens.back().spindles = body.substr(b + 9);
-            if (b != std::string::npos && body.compare(b + 1, 4, " out") == 0 &&
-                std::string_view("gbk").find(body[b]) != std::string_view::npos) {
+            } else if (b != std::string::npos && body.compare(b + 1, 4, " out") == 0 &&
+                       std::string_view("gbk").find(body[b]) != std::string_view::npos) {
                 if (cur.tokens.empty() && cur.line == 0) cur.line = at;
-                cur.tokens.push_back({std::string(1, body[b]), true, at, ""});
+                cur.tokens.push_back({std::string(1, body[b]), true, at, "", ""});
+            } else if (b != std::string::npos && !cur.tokens.empty() &&
+                       !cur.tokens.back().removal) {
+                const std::string t = body.substr(b, body.find_last_not_of(" \t\r\n") - b + 1);
+                std::string& c = cur.tokens.back().comment;
+                // (`{setup}` and `{play}` mark the phases in records the tools write.)
+                if (t != "setup" && t != "play") c += (c.empty() ? "" : " ") + t;
             }
         } else if (ch == ';') {
             while (i < text.size() && text[i] != '\n') ++i;
@@ -92,7 +98,7 @@ std::vector<RecordGame> read_records(std::istream& in) {
             std::size_t q2 = tag.rfind('"');
             if (sp == std::string::npos || q1 == std::string::npos || q2 <= q1) {
                 cur.tokens.push_back(
-                    {"[" + tag, false, line, ""});  // fails in replay with a message
+                    {"[" + tag, false, line, "", ""});  // fails in replay with a message
                 continue;
             }
             std::string value;
@@ -117,7 +123,7 @@ std::vector<RecordGame> read_records(std::istream& in) {
             if (w[0] == '$') continue;  // NAG
             w = strip_number(w);
             if (w.empty() || w.find_first_not_of('.') == std::string::npos) continue;
-            cur.tokens.push_back({w, false, line, ""});
+            cur.tokens.push_back({w, false, line, "", ""});
         }
     }
     flush();

@@ -2,7 +2,8 @@
 //
 // A record is PGN-like: optional tag pairs `[Name "value"]`, then the moves of every phase in
 // algebraic notation (SPEC 11). Move numbers (`1.`, `12...`), comments `{...}` and `;` to
-// the end of the line, NAGs `$n` and marks are ignored; a result (`1-0`, `0-1`, `1/2-1/2`,
+// the end of the line, NAGs `$n` and marks are ignored by the replay (comments after a move
+// are kept with it, Token::comment); a result (`1-0`, `0-1`, `1/2-1/2`,
 // `*`, three-player `1-0-0`) or a new tag section ends a game. Tags honoured: `FEN` (start
 // position, SPEC 10), `Variant` (a UCI_Variant preset, SPEC 8), `Options` (`Name=value`
 // words, applied after the variant), `Players`. A comment `{k out ...}` (colour letter, then
@@ -34,6 +35,9 @@ struct RecordGame {
         /// Kinta (SPEC 26): the rounds of the comment `{spindles 5,3|6 ...}` after the move,
         /// as written (after `spindles `); "" when there is none.
         std::string spindles;
+        /// Every other comment after the move (`{+0.35/12 0.512s}`, a person's note), joined
+        /// by a space, as written; "" when there is none. Kept so a record loads losslessly.
+        std::string comment;
     };
     std::map<std::string, std::string> tags;
     std::vector<Token> tokens;

@@ -75,6 +75,7 @@ std::string board_svg(const Position& pos, const SvgOptions& opts) {
     Bitboard last_cells = 0;
     if (last.kind() == Move::Normal) last_cells = bit(last.from()) | bit(last.to());
     if (last.kind() == Move::Place || last.kind() == Move::PlaceHeart) last_cells = bit(last.to());
+    if (last_cells & opts.hidden) last_cells = 0;  // a hidden man's move is not shown
 
     Bitboard zone_of[kColours] = {};
     for (int c = 0; c < kColours; ++c) zone_of[c] = geo::neighbours_of(pos.pieces(Colour(c), WALL));
@@ -116,10 +117,10 @@ std::string board_svg(const Position& pos, const SvgOptions& opts) {
               << num(pts[2].first) << ',' << num(pts[2].second)
               << "\" fill=\"none\" stroke=\"#e0a000\" stroke-width=\"4\"/>";
         // A man, and the heart: carried (a badge on the man) or alone (a large heart).
-        const Man m = pos.man_on(c);
+        const Man m = test(opts.hidden, c) ? kNoMan : pos.man_on(c);
         Colour heart_owner = NO_COLOUR;
         for (int col = 0; col < kColours; ++col)
-            if (pos.heart(Colour(col)) == c) heart_owner = Colour(col);
+            if (pos.heart(Colour(col)) == c && !test(opts.hidden, c)) heart_owner = Colour(col);
         const double up_shift = (k % 2 == 0) ? -2 : 4;
         if (m != kNoMan) {
             const Colour col = man_colour(m);
@@ -131,6 +132,10 @@ std::string board_svg(const Position& pos, const SvgOptions& opts) {
               << "<text x=\"" << num(gx) << "\" y=\"" << num(gy + up_shift + 5)
               << "\" text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\" fill=\"#fff\">"
               << letter << "</text>";
+            if (pos.kinta())  // SPEC 26: the warrior's strength
+                o << "<text class=\"strength\" x=\"" << num(gx) << "\" y=\""
+                  << num(gy + up_shift + 24) << "\" text-anchor=\"middle\" font-size=\"9\" "
+                  << "fill=\"#222\">" << pos.strength(c) << "</text>";
             if (heart_owner != NO_COLOUR)
                 o << "<text class=\"carried-heart\" x=\"" << num(gx + 12) << "\" y=\""
                   << num(gy + up_shift - 7) << "\" text-anchor=\"middle\" font-size=\"14\" fill=\""

@@ -25,7 +25,10 @@ struct SvgOptions {
     Move last_move;           ///< outlined (none: the position's own last move, if any)
     Bitboard marked = 0;      ///< cells drawn with a highlight (legal destinations, say)
     Cell selected = NO_CELL;  ///< a cell drawn as picked
-    int size_px = 640;        ///< width of the picture in pixels
+    /// Cells whose man or heart is not drawn (what a seat may not see: klinzha-gui's views,
+    /// the Blind game of SPEC 25).
+    Bitboard hidden = 0;
+    int size_px = 640;  ///< width of the picture in pixels
 };
 
 /// The SVG document (a complete <svg> element, UTF-8) of pos under opts. Never fails.

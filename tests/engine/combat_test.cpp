@@ -225,11 +225,15 @@ TEST_CASE("combat rejects a wall attacking, h on B or N, strengths out of range"
 }
 
 TEST_CASE("the search's odds tables agree with the exact outcome") {
-    for (auto [as, ds] : {std::pair{"N140", "Q96h"},
-                          {"Q37h", "B88"},
-                          {"P120", "W100h"},
-                          {"B1", "R130"},
-                          {"R64", "Q110h"}}) {
+    for (const auto& pair : {std::pair{"N140", "Q96h"},
+                             {"Q37h", "B88"},
+                             {"P120", "W100h"},
+                             {"B1", "R130"},
+                             {"R64", "Q110h"}}) {
+        // Plain copies, not structured bindings: clang (C++17) cannot capture those in the
+        // lambda CAPTURE makes.
+        const char* as = pair.first;
+        const char* ds = pair.second;
         CAPTURE(as);
         CAPTURE(ds);
         const Fighter a = fighter(as), d = fighter(ds);

@@ -1,30 +1,43 @@
-// tests/tools/gui_test.cpp: klinzha-gui without a browser (issue 10): the session's
-// WebSocket messages, bad messages answered with an error and nothing changed, and the
-// server's refusal of any path outside its folder.
+// tests/tools/gui_test.cpp: klinzha-gui without a browser (issue 16): rooms (seats and
+// tokens, moves refereed, draws, resignation, take-back by agreement, abort), the store that
+// brings a running game back after a restart, the one view function (a seat sees nothing
+// hidden from it), connections (bad messages answered with an error and nothing changed, the
+// rate limit), the engine options a page may set, and the server's refusals: files outside
+// its folder, foreign Host and Origin headers (a real handshake through Beast).
 #include <doctest/doctest.h>
 
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
+#include <utility>  // (before Boost 1.74's asio, whose awaitable.hpp needs std::exchange)
 #include <vector>
 
+#include "connection.h"
 #include "engine/svg.h"
+#include "lobby.h"
+#include "room.h"
 #include "server.h"
-#include "session.h"
+#include "store.h"
 
 using namespace klinzha;
 using nlohmann::json;
 
 namespace {
 
-/// A session whose messages are collected (thread-safe, as the server's writer is).
+/// Messages sent to a page, collected (thread-safe, as the server's writer is).
 struct Collector {
     std::mutex m;
     std::vector<json> out;
-    gui::GuiSession::Send send() {
+    gui::Connection::Send send() {
         return [this](const std::string& s) {
             std::lock_guard lock(m);
             out.push_back(json::parse(s));
@@ -44,93 +57,400 @@ struct Collector {
     }
 };
 
+/// Waits up to 10 s for f() to hold.
+bool eventually(const std::function<bool()>& f) {
+    for (int i = 0; i < 1000; ++i) {
+        if (f()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return f();
+}
+
 std::vector<gui::EngineEntry> engines() {
     gui::EngineEntry e;
     e.spec.name = "klinzha";
     e.spec.cmd = KLINZHA_BINARY;
+    auto opts = gui::query_engine_options(e.spec);
+    REQUIRE(std::holds_alternative<std::vector<gui::EngineOption>>(opts));
+    e.options = std::get<std::vector<gui::EngineOption>>(opts);
+    gui::apply_page_policy(e, {}, false);
     return {e};
+}
+
+gui::RoomSettings two_people() {
+    gui::RoomSettings s;
+    s.players = 2;
+    return s;  // seats are persons by default
+}
+
+std::shared_ptr<gui::Room> make_room(gui::Lobby& lobby, gui::RoomSettings s) {
+    auto r = lobby.create(std::move(s));
+    REQUIRE(std::holds_alternative<std::shared_ptr<gui::Room>>(r));
+    return std::get<std::shared_ptr<gui::Room>>(r);
+}
+
+/// Plays the first legal move for `seat` once it is asked; true when the move was taken.
+bool play_first(gui::Room& room, Colour seat) {
+    json v;
+    if (!eventually([&] {
+            v = room.player_view(seat, -1, seat);
+            return v["can"]["move"].get<bool>();
+        }))
+        return false;
+    const int plies = v["plies"];
+    if (room.move(seat, v["legal"][0]["move"])) return false;
+    return eventually([&] { return room.plies() == plies + 1; });
+}
+
+/// Plays the first legal move of whoever is to move next (a person); true when taken.
+bool play_next(gui::Room& room) {
+    const json v = room.player_view(std::nullopt, -1, GREEN);
+    const std::string c = v["to_move"];
+    return play_first(room, c == "g" ? GREEN : c == "b" ? BLUE : BLACK);
 }
 
 }  // namespace
 
-TEST_CASE("gui session: hello answers the engines, rules, variants and the state") {
+TEST_CASE("gui room: seats are taken with tokens, and only a seat's token moves for it") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    auto room = make_room(lobby, two_people());
+    CHECK(room->status() == gui::Room::Status::Waiting);
+    std::string tg, tb, t2;
+    CHECK(room->sit(GREEN, "", tg));     // a name is needed
+    CHECK(room->sit(BLACK, "Ann", tg));  // no third seat in two players
+    REQUIRE_FALSE(room->sit(GREEN, "Ann", tg));
+    CHECK(tg.size() == 32);              // 128 bits
+    CHECK(room->sit(GREEN, "Eve", t2));  // taken
+    CHECK(room->status() == gui::Room::Status::Waiting);
+    REQUIRE_FALSE(room->sit(BLUE, "Bob", tb));
+    CHECK(room->status() == gui::Room::Status::Running);
+    CHECK(room->seat_of(tg) == GREEN);
+    CHECK(room->seat_of(tb) == BLUE);
+    CHECK_FALSE(room->seat_of("0123456789abcdef0123456789abcdef"));
+    CHECK(room->move(BLUE, "Qe38"));  // not Blue's turn
+    REQUIRE(play_first(*room, GREEN));
+    CHECK(room->player_view(GREEN, -1, GREEN)["moves"][0]["comment"].get<std::string>().find(
+              "book") == std::string::npos);  // a person's move has its time, no "book/0"
+    // A spectator sees the game but may not move, and no legal moves are sent to it.
+    const json spec = room->player_view(std::nullopt, -1, GREEN);
+    CHECK(spec["legal"].empty());
+    CHECK(spec["you"].is_null());
+    CHECK(spec["can"]["move"] == false);
+}
+
+TEST_CASE("gui room: a draw needs every player, a resignation ends a two-player game") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    auto room = make_room(lobby, two_people());
+    std::string t;
+    REQUIRE_FALSE(room->sit(GREEN, "Ann", t));
+    REQUIRE_FALSE(room->sit(BLUE, "Bob", t));
+    REQUIRE(play_first(*room, GREEN));
+    REQUIRE_FALSE(room->offer_draw(GREEN));
+    CHECK(room->status() == gui::Room::Status::Running);
+    CHECK(room->player_view(BLUE, -1, BLUE)["seats"][0]["draw_offer"] == true);
+    REQUIRE_FALSE(room->decline_draw(BLUE));
+    CHECK(room->player_view(BLUE, -1, BLUE)["seats"][0]["draw_offer"] == false);
+    REQUIRE_FALSE(room->offer_draw(GREEN));
+    REQUIRE_FALSE(room->offer_draw(BLUE));  // accepts
+    CHECK(room->status() == gui::Room::Status::Over);
+    json v = room->player_view(GREEN, -1, GREEN);
+    CHECK(v["result"] == "1/2-1/2");
+    CHECK(v["termination"] == "draw by agreement");
+    CHECK(room->record().find("(=)") != std::string::npos);  // SPEC 27: written after the move
+
+    auto room2 = make_room(lobby, two_people());
+    REQUIRE_FALSE(room2->sit(GREEN, "Ann", t));
+    REQUIRE_FALSE(room2->sit(BLUE, "Bob", t));
+    REQUIRE(play_first(*room2, GREEN));
+    REQUIRE_FALSE(room2->resign(BLUE));
+    v = room2->player_view(std::nullopt, -1, GREEN);
+    CHECK(v["result"] == "1-0");
+    CHECK(v["winners"][0] == "Ann");
+    CHECK(v["termination"] == "Bob resigns");
+}
+
+TEST_CASE("gui room: take-back by agreement, abort only before the game begins") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    gui::RoomSettings s = two_people();
+    // From a position in play, so the first move begins the game.
+    s.start_fen =
+        "2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,Ng25,Ng14,"
+        "Ph24,Ph12,Pf26,Wi44 - g play 0 1";
+    auto room = make_room(lobby, s);
+    std::string t;
+    REQUIRE_FALSE(room->sit(GREEN, "Ann", t));
+    REQUIRE_FALSE(room->sit(BLUE, "Bob", t));
+    REQUIRE(play_first(*room, GREEN));
+    CHECK(room->abort_game(BLUE));  // begun
+    REQUIRE(play_first(*room, BLUE));
+    // Blue asks to take its move back; Green must agree.
+    REQUIRE_FALSE(room->ask_takeback(BLUE));
+    CHECK(room->plies() == 2);
+    CHECK(room->player_view(GREEN, -1, GREEN)["takeback_by"] == "b");
+    REQUIRE_FALSE(room->answer_takeback(GREEN, true));
+    CHECK(room->plies() == 1);
+    CHECK(room->status() == gui::Room::Status::Running);
+    // Play goes on: Blue is asked again, and can move.
+    REQUIRE(play_first(*room, BLUE));
+    CHECK(room->plies() == 2);
+    // A declined request changes nothing.
+    REQUIRE_FALSE(room->ask_takeback(GREEN));
+    REQUIRE_FALSE(room->answer_takeback(BLUE, false));
+    CHECK(room->plies() == 2);
+
+    auto room2 = make_room(lobby, s);
+    REQUIRE_FALSE(room2->sit(GREEN, "Ann", t));
+    REQUIRE_FALSE(room2->sit(BLUE, "Bob", t));
+    REQUIRE_FALSE(room2->abort_game(GREEN));
+    const json v = room2->player_view(BLUE, -1, BLUE);
+    CHECK(v["status"] == "over");
+    CHECK(v["result"] == "");
+    CHECK(v["termination"] == "aborted by Ann");
+}
+
+TEST_CASE("gui store: a server killed mid-game shows the room again and the game goes on") {
+    const auto db = std::filesystem::temp_directory_path() / "klinzha-gui-test.sqlite3";
+    std::filesystem::remove(db);
+    std::string id, tg, tb;
+    std::vector<std::string> moves;
+    gui::RoomSettings s = two_people();
+    s.tc = "300+2";
+    {
+        gui::Store store(db.string());
+        gui::Lobby lobby(engines(), &store, {});
+        auto room = make_room(lobby, s);
+        id = room->id();
+        REQUIRE_FALSE(room->sit(GREEN, "Ann", tg));
+        REQUIRE_FALSE(room->sit(BLUE, "Bob", tb));
+        REQUIRE(play_next(*room));
+        REQUIRE(play_next(*room));
+        const json view = room->player_view(GREEN, -1, GREEN);
+        for (const auto& m : view["moves"]) moves.push_back(m["move"]);
+    }  // the lobby ends as a killed server would leave it: the store as at the last move
+    gui::Store store(db.string());
+    gui::Lobby lobby(engines(), &store, {});
+    CHECK(lobby.restore().empty());
+    auto room = lobby.find(id);
+    REQUIRE(room);
+    CHECK(room->status() == gui::Room::Status::Running);
+    CHECK(room->seat_of(tg) == GREEN);
+    CHECK(room->seat_of(tb) == BLUE);
+    json v = room->player_view(GREEN, -1, GREEN);
+    REQUIRE(v["moves"].size() == moves.size());
+    for (std::size_t i = 0; i < moves.size(); ++i) CHECK(v["moves"][i]["move"] == moves[i]);
+    CHECK(v["clocks"][0].get<std::int64_t>() <= 300000 + 2000 * std::int64_t(moves.size()));
+    CHECK(v["clocks"][0].get<std::int64_t>() > 250000);
+    REQUIRE(play_next(*room));  // the game goes on
+    CHECK(room->plies() == int(moves.size()) + 1);
+    std::filesystem::remove(db);
+}
+
+TEST_CASE("gui view: a seat's messages hold no man hidden from it (the Blind test hook)") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    gui::RoomSettings s = two_people();
+    s.hide_others = true;
+    s.start_fen =
+        "2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,Ng25,Ng14,"
+        "Ph24,Ph12,Pf26,Wi44 - g play 0 1";
+    auto room = make_room(lobby, s);
+    std::string t;
+    REQUIRE_FALSE(room->sit(GREEN, "Ann", t));
+    REQUIRE_FALSE(room->sit(BLUE, "Bob", t));
+    for (int i = 0; i < 6; ++i) REQUIRE(play_next(*room));
+    for (Colour seat : {GREEN, BLUE}) {
+        const json v = room->player_view(seat, -1, seat);
+        const std::string svg = v["svg"], text = v.dump();
+        const char other = kColourChar[seat == GREEN ? BLUE : GREEN];
+        CHECK(svg.find(std::string("data-man=\"") + kColourChar[seat]) != std::string::npos);
+        CHECK(svg.find(std::string("data-man=\"") + other) == std::string::npos);
+        CHECK(text.find(std::string("data-man=\\\"") + kColourChar[seat]) != std::string::npos);
+        CHECK(text.find(std::string("data-man=\\\"") + other) == std::string::npos);
+        CHECK_FALSE(v.contains("fen"));
+        // The other's moves are shown as "?".
+        for (const auto& m : v["moves"])
+            CHECK((m["mover"] == std::string(1, kColourChar[seat])) == (m["move"] != "?"));
+    }
+    const std::string spectator = room->player_view(std::nullopt, -1, GREEN)["svg"];
+    CHECK(spectator.find("data-man=") == std::string::npos);
+    // The whole game is shown when it ends.
+    std::string t2;
+    REQUIRE_FALSE(room->resign(GREEN));
+    const std::string after = room->player_view(std::nullopt, -1, GREEN)["svg"];
+    CHECK(after.find("data-man=\"b") != std::string::npos);
+}
+
+TEST_CASE("gui connection: bad messages get an error and change nothing") {
+    gui::Lobby lobby(engines(), nullptr, {});
     Collector c;
-    gui::GuiSession s(engines(), c.send());
-    s.handle(R"({"type":"hello"})");
+    gui::Connection conn(lobby, c.send(), 1000);
+    conn.handle(R"({"type":"hello"})");
     const json w = c.last("welcome");
     REQUIRE(w.is_object());
     CHECK(w["engines"][0]["name"] == "klinzha");
     CHECK(w["rules"].size() == kRuleOptions.size());
-    CHECK(w["variants"].size() == kVariantNames.size());
-    const json st = c.last("state");
-    CHECK(st["fen"] == kStartFen2);
-    CHECK(st["plies"] == 0);
-    // The board of the state: 81 cells, each named.
-    const std::string svg = st["svg"];
-    std::size_t cells = 0;
-    for (auto p = svg.find("data-cell=\""); p != std::string::npos;
-         p = svg.find("data-cell=\"", p + 1))
-        ++cells;
-    CHECK(cells == 81);
-}
-
-TEST_CASE("gui session: bad messages get an error and change nothing") {
-    Collector c;
-    gui::GuiSession s(engines(), c.send());
-    s.handle(R"({"type":"hello"})");
-    const json before = c.last("state");
     const char* bad[] = {
         "not json",
         "[1,2]",
         R"({"no":"type"})",
         R"({"type":"fly"})",
-        R"({"type":"move","move":"e48e38"})",  // no game running
-        R"({"type":"move"})",
-        R"({"type":"goto","ply":5})",  // no such ply
-        R"({"type":"goto","ply":"x"})",
-        R"({"type":"set_position","fen":"2 nonsense"})",
-        R"({"type":"new_game","players":4,"seats":[]})",
-        R"({"type":"new_game","players":2,"seats":["human","rm -rf /"]})",  // not an engine
-        R"({"type":"new_game","players":2,"seats":["human","human"],"tc":"soon"})",
-        R"({"type":"new_game","players":2,"seats":["human","human"],"variant":"chess"})",
+        R"({"type":"move","move":"e48e38"})",  // in no room
+        R"({"type":"join","room":"nowhere"})",
+        R"({"type":"create","players":4,"seats":[]})",
+        R"({"type":"create","players":2,"seats":[{"kind":"person"},{"kind":"engine","engine":"rm -rf /"}]})",
+        R"({"type":"create","players":2,"seats":[{"kind":"person"},{"kind":"person"}],"tc":"soon"})",
+        R"({"type":"create","players":2,"seats":[{"kind":"person"},{"kind":"person"}],"variant":"chess"})",
+        R"({"type":"create","players":3,"seats":[{"kind":"person"},{"kind":"person"},{"kind":"person"}],"variant":"klin-zha-reflective"})",
+        R"({"type":"create","players":2,"seats":[{"kind":"person"},{"kind":"person"}],"fen":"2 nonsense"})",
+        // Options that name a file or take the operator's resources are not the page's.
+        R"({"type":"create","players":2,"seats":[{"kind":"person"},{"kind":"engine","engine":"klinzha","options":{"Debug Log File":"/tmp/x"}}]})",
+        R"({"type":"create","players":2,"seats":[{"kind":"person"},{"kind":"engine","engine":"klinzha","options":{"Hash":"4096"}}]})",
+        R"({"type":"create","players":2,"seats":[{"kind":"person"},{"kind":"engine","engine":"klinzha","options":{"Ablative":"1"}}]})",
+        R"({"type":"create","players":2,"seats":[{"kind":"person"},{"kind":"engine","engine":"klinzha","options":{"MultiPV":"999"}}]})",
         R"({"type":"load","record":"this is no record"})",
-        R"({"type":"view","colour":"red"})",
-        R"({"type":"analyse","engine":"nobody"})",
-        R"({"type":"takeback"})",
     };
     for (const char* m : bad) {
         const std::size_t errors = c.count("error");
-        s.handle(m);
+        conn.handle(m);
         CHECK_MESSAGE(c.count("error") == errors + 1, m);
     }
-    s.handle(R"({"type":"hello"})");
-    CHECK(c.last("state")["fen"] == before["fen"]);
-    CHECK(c.last("state")["plies"] == before["plies"]);
+    CHECK(c.count("created") == 0);
+    CHECK(lobby.list()["rooms"].empty());
+    // In a room: moves and actions of a spectator are refused.
+    conn.handle(R"({"type":"create","players":2,"seats":[{"kind":"person"},{"kind":"person"}]})");
+    REQUIRE(c.count("created") == 1);
+    for (const char* m : {R"({"type":"move","move":"Qe38"})", R"({"type":"resign"})",
+                          R"({"type":"draw","action":"offer"})", R"({"type":"goto","ply":5})",
+                          R"({"type":"view","colour":"red"})", R"({"type":"sit","colour":"x"})",
+                          R"({"type":"takeback","action":"maybe"})"}) {
+        const std::size_t errors = c.count("error");
+        conn.handle(m);
+        CHECK_MESSAGE(c.count("error") == errors + 1, m);
+    }
 }
 
-TEST_CASE("gui session: a person makes refereed moves, illegal ones are refused, takeback works") {
+TEST_CASE("gui connection: a person plays an engine, and a reload rejoins the seat") {
+    gui::Lobby lobby(engines(), nullptr, {});
     Collector c;
-    gui::GuiSession s(engines(), c.send());
-    s.handle(R"({"type":"new_game","players":2,"seats":["human","human"]})");
-    // Wait until the referee asks Green.
-    for (int i = 0; i < 200 && !c.last("state")["human_to_move"].get<bool>(); ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    json st = c.last("state");
-    REQUIRE(st["human_to_move"].get<bool>());
-    const std::size_t errors = c.count("error");
-    s.handle(R"({"type":"move","move":"Qa19"})");  // Black's corner: not Green's region
-    CHECK(c.count("error") == errors + 1);
-    const std::string first = st["legal"][0]["move"];
-    s.handle(json{{"type", "move"}, {"move", first}}.dump());
-    for (int i = 0; i < 200 && c.last("state")["plies"] != 1; ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    CHECK(c.last("state")["plies"] == 1);
-    CHECK(c.last("state")["moves"][0]["move"] == first);
-    s.handle(R"({"type":"takeback"})");
-    for (int i = 0; i < 200 && c.last("state")["plies"] != 0; ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    CHECK(c.last("state")["plies"] == 0);
-    CHECK(c.last("state")["fen"] == kStartFen2);
+    std::string room, token;
+    {
+        gui::Connection conn(lobby, c.send(), 1000);
+        conn.post(
+            R"({"type":"create","players":2,"movetime":50,"sit":"g","name":"Ann",)"
+            R"("fen":"2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,)"
+            R"(Ng25,Ng14,Ph24,Ph12,Pf26,Wi44 - g play 0 1",)"
+            R"("seats":[{"kind":"person"},{"kind":"engine","engine":"klinzha","options":{"MultiPV":"1"}}]})");
+        eventually([&] { return c.count("seat") == 1; });
+        INFO(c.last("error").dump());
+        REQUIRE(c.count("seat") == 1);
+        room = c.last("seat")["room"];
+        token = c.last("seat")["token"];
+        REQUIRE(eventually([&] { return c.last("state")["can"]["move"] == true; }));
+        conn.post(json{{"type", "move"}, {"move", c.last("state")["legal"][0]["move"]}}.dump());
+        // The engine answers.
+        REQUIRE(eventually([&] { return c.last("state")["plies"] == 2; }));
+        CHECK(c.last("state")["moves"][1]["mover"] == "b");
+    }
+    Collector c2;
+    gui::Connection again(lobby, c2.send(), 1000);
+    again.post(json{{"type", "hello"}, {"room", room}, {"token", token}}.dump());
+    REQUIRE(eventually([&] { return c2.count("state") > 0; }));
+    CHECK(c2.last("joined")["you"] == "g");
+    CHECK(c2.last("state")["plies"] == 2);
+    Collector c3;  // another browser, without the token: a spectator
+    gui::Connection other(lobby, c3.send(), 1000);
+    other.post(json{{"type", "join"}, {"room", room}}.dump());
+    REQUIRE(eventually([&] { return c3.count("state") > 0; }));
+    CHECK(c3.last("state")["you"].is_null());
+}
+
+TEST_CASE("gui connection: messages over the rate are refused, not queued") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    Collector c;
+    gui::Connection conn(lobby, c.send(), 5);  // 5 a second, a burst of 10
+    for (int i = 0; i < 30; ++i) conn.post(R"({"type":"lobby"})");
+    REQUIRE(eventually([&] { return c.count("lobby") + c.count("error") >= 30; }));
+    CHECK(c.count("lobby") <= 12);
+    CHECK(c.count("error") >= 18);
+}
+
+TEST_CASE("gui security: Host and Origin") {
+    gui::ServerConfig cfg;
+    cfg.allow_origins = {"https://klinzha.example.org"};
+    cfg.allow_hosts = {"klinzha.example.org"};
+    CHECK(gui::host_allowed("127.0.0.1:8080", 8080, cfg));
+    CHECK(gui::host_allowed("localhost:8080", 8080, cfg));
+    CHECK(gui::host_allowed("[::1]:8080", 8080, cfg));
+    CHECK(gui::host_allowed("192.168.1.20:8080", 8080, cfg));
+    CHECK(gui::host_allowed("klinzha.example.org", 8080, cfg));
+    CHECK_FALSE(gui::host_allowed("evil.example.com:8080", 8080, cfg));  // DNS rebinding
+    CHECK_FALSE(gui::host_allowed("127.0.0.1:9090", 8080, cfg));
+    CHECK_FALSE(gui::host_allowed("127.0.0.1", 8080, cfg));
+    CHECK_FALSE(gui::host_allowed("", 8080, cfg));
+    CHECK_FALSE(gui::host_allowed("127.0.0.1:80x", 8080, cfg));
+    CHECK(gui::origin_allowed("http://127.0.0.1:8080", "127.0.0.1:8080", cfg));
+    CHECK(gui::origin_allowed("https://klinzha.example.org", "127.0.0.1:8080", cfg));
+    CHECK_FALSE(gui::origin_allowed("http://evil.example.com", "127.0.0.1:8080", cfg));
+    CHECK_FALSE(gui::origin_allowed("http://localhost:8080", "127.0.0.1:8080", cfg));
+    CHECK_FALSE(gui::origin_allowed("", "127.0.0.1:8080", cfg));
+    CHECK_FALSE(gui::origin_allowed("null", "127.0.0.1:8080", cfg));
+}
+
+TEST_CASE("gui server: a handshake from a foreign origin or host is refused with 403") {
+    namespace beast = boost::beast;
+    namespace http = beast::http;
+    namespace websocket = beast::websocket;
+    using tcp = boost::asio::ip::tcp;
+    const auto dir = std::filesystem::temp_directory_path() / "klinzha-gui-test-www2";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "index.html") << "<html></html>";
+    gui::Lobby lobby(engines(), nullptr, {});
+    gui::ServerConfig cfg;
+    cfg.port = 0;
+    cfg.www = dir.string();
+    cfg.threads = 1;
+    gui::Server server(cfg, lobby);
+    std::thread t([&] { server.run(); });
+    const std::string port = std::to_string(server.port());
+    // One handshake: the status the server answers (101 when it accepts).
+    auto handshake = [&](const std::string& host, const std::string& origin) {
+        boost::asio::io_context io;
+        tcp::socket s(io);
+        s.connect(tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), server.port()));
+        http::request<http::empty_body> req{http::verb::get, "/ws", 11};
+        req.set(http::field::host, host);
+        if (!origin.empty()) req.set(http::field::origin, origin);
+        req.set(http::field::upgrade, "websocket");
+        req.set(http::field::connection, "upgrade");
+        req.set(http::field::sec_websocket_key, "dGhlIHNhbXBsZSBub25jZQ==");
+        req.set(http::field::sec_websocket_version, "13");
+        http::write(s, req);
+        beast::flat_buffer b;
+        http::response<http::string_body> res;
+        beast::error_code ec;
+        http::read(s, b, res, ec);
+        return ec && ec != http::error::end_of_stream ? -1 : int(res.result_int());
+    };
+    const std::string self = "127.0.0.1:" + port;
+    CHECK(handshake(self, "http://" + self) == 101);
+    CHECK(handshake(self, "http://evil.example.com") == 403);
+    CHECK(handshake(self, "") == 403);
+    CHECK(handshake("evil.example.com:" + port, "http://evil.example.com:" + port) == 403);
+    // And an ordinary request for a file from a rebinding name.
+    {
+        boost::asio::io_context io;
+        tcp::socket s(io);
+        s.connect(tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), server.port()));
+        http::request<http::empty_body> req{http::verb::get, "/", 11};
+        req.set(http::field::host, "evil.example.com:" + port);
+        http::write(s, req);
+        beast::flat_buffer b;
+        http::response<http::string_body> res;
+        http::read(s, b, res);
+        CHECK(res.result_int() == 403);
+    }
+    server.stop();
+    t.join();
+    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("gui server: only the page's own files are served") {
@@ -149,6 +469,9 @@ TEST_CASE("gui server: only the page's own files are served") {
     CHECK_FALSE(gui::resolve_path(www, "/nothing.html"));
     CHECK_FALSE(gui::resolve_path(www, "/sub"));  // a folder is no file
     CHECK_FALSE(gui::resolve_path(www, "index.html"));
+    // The page's routes: a room is the one page.
+    CHECK(gui::resolve_path(www, "/game/0123abcd").value() == (dir / "index.html").string());
+    CHECK_FALSE(gui::resolve_path(www, "/game/a/b"));
     CHECK(gui::content_type("/a/app.js").find("javascript") != std::string_view::npos);
     std::filesystem::remove_all(dir);
     std::filesystem::remove(dir.parent_path() / "klinzha-gui-secret.txt");

@@ -1,22 +1,29 @@
-// tools/gui/main.cpp: klinzha-gui, the board in the browser (docs/gui.md). Starts the web
-// server on 127.0.0.1 and prints the address to open. Engines are only those named here.
+// tools/gui/main.cpp: klinzha-gui, rooms where people and engines play Klin Zha and Romulan
+// Heart in the browser (docs/gui.md). Starts the web server (127.0.0.1 unless told
+// otherwise), brings back the rooms kept in its database, and prints the address to open.
+// Engines are only those named here. Exit status: 0 after SIGINT/SIGTERM, 1 when the server
+// cannot start, 2 for a bad command line.
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <boost/asio/ip/address.hpp>
 #include <boost/program_options.hpp>
 #include <csignal>
 #include <filesystem>
 #include <iostream>
+#include <thread>
 
+#include "lobby.h"
 #include "server.h"
+#include "store.h"
 
 namespace po = boost::program_options;
 using namespace klinzha;
 
 namespace {
 
-/// The folder beside the executable that holds `klinzha` (the default engine).
+/// The folder of this executable.
 std::filesystem::path exe_dir(const char* argv0) {
     std::error_code ec;
     auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -24,19 +31,62 @@ std::filesystem::path exe_dir(const char* argv0) {
     return p.parent_path();
 }
 
+/// The page's files: `www` beside the executable (a build), else ../share/klinzha/www (an
+/// installed program).
+std::string default_www(const char* argv0) {
+    const auto dir = exe_dir(argv0);
+    for (const auto& p : {dir / "www", dir / ".." / "share" / "klinzha" / "www"})
+        if (std::filesystem::is_regular_file(p / "index.html")) return p.lexically_normal();
+    return (dir / "www").string();
+}
+
+gui::Server* g_server = nullptr;
+
 }  // namespace
 
 int main(int argc, char** argv) {
     spdlog::set_default_logger(spdlog::stderr_color_mt("klinzha-gui"));
+    gui::ServerConfig scfg;
+    gui::LobbyLimits limits;
     po::options_description opts(
-        "klinzha-gui: play and analyse Klin Zha and Romulan Heart in the browser");
+        "klinzha-gui: rooms where people and engines play Klin Zha and Romulan Heart in the "
+        "browser (docs/gui.md)");
     opts.add_options()("help,h", "show this help")(
-        "host", po::value<std::string>()->default_value("127.0.0.1"), "address to listen on")(
+        "host", po::value<std::string>()->default_value("127.0.0.1"),
+        "address to listen on (beyond 127.0.0.1: see docs/gui.md, put it behind TLS)")(
         "port", po::value<int>()->default_value(8080), "port to listen on (0: any free port)")(
         "engine", po::value<std::vector<std::string>>(),
-        "NAME=COMMAND: an engine the page may use (repeat); default: klinzha=<the klinzha beside "
-        "this program>")("www", po::value<std::string>()->default_value(KLINZHA_GUI_WWW),
-                         "folder of the page's files")(
+        "NAME=COMMAND: an engine rooms may use (repeat); default: klinzha=<the klinzha beside "
+        "this program>")("www", po::value<std::string>(),
+                         "folder of the page's files (default: www beside this program, else "
+                         "../share/klinzha/www)")(
+        "db", po::value<std::string>(),
+        "the rooms' SQLite file (default: $XDG_DATA_HOME/klinzha/gui.sqlite3, else "
+        "~/.local/share/klinzha/gui.sqlite3; :memory: keeps nothing)")(
+        "allow-origin", po::value<std::vector<std::string>>(),
+        "another origin that may open /ws, e.g. https://klinzha.example.org (a reverse proxy; "
+        "repeat)")("allow-host", po::value<std::vector<std::string>>(),
+                   "another host name requests may name (a reverse proxy's; repeat)")(
+        "page-option", po::value<std::vector<std::string>>(),
+        "an engine option (spin, check or combo) pages may set besides the default ones "
+        "(repeat)")("no-page-options", "pages may set no engine option")(
+        "max-rooms", po::value<int>()->default_value(limits.max_open_rooms),
+        "rooms waiting or playing at once")(
+        "max-engines", po::value<int>()->default_value(limits.max_engine_seats),
+        "engines playing in all rooms at once")(
+        "max-analyses", po::value<int>()->default_value(limits.max_analyses),
+        "analysis engines at once")(
+        "seat-timeout", po::value<double>()->default_value(limits.seat_timeout_ms / 1000.0),
+        "seconds a person's empty seat may stay empty on its turn before it loses on time")(
+        "max-message", po::value<std::size_t>()->default_value(scfg.max_message_bytes),
+        "bytes in one WebSocket message")(
+        "rate", po::value<double>()->default_value(scfg.messages_per_second),
+        "messages a second one connection may send")(
+        "max-connections-per-address",
+        po::value<int>()->default_value(scfg.max_connections_per_address),
+        "connections at once from one address")(
+        "idle-timeout", po::value<int>()->default_value(scfg.idle_timeout_s),
+        "seconds a WebSocket's peer may stay silent to pings")(
         "log-level", po::value<std::string>()->default_value("warn"),
         "trace debug info warn error off");
     po::variables_map vm;
@@ -57,17 +107,49 @@ int main(int argc, char** argv) {
         std::cerr << "klinzha-gui: --port must be in 0..65535\n";
         return 2;
     }
-    gui::ServerConfig cfg;
-    cfg.host = vm["host"].as<std::string>();
-    cfg.port = static_cast<unsigned short>(port);
-    cfg.www = vm["www"].as<std::string>();
-    if (!std::filesystem::is_regular_file(std::filesystem::path(cfg.www) / "index.html")) {
-        std::cerr << "klinzha-gui: no index.html in --www folder '" << cfg.www << "'\n";
+    scfg.host = vm["host"].as<std::string>();
+    scfg.port = static_cast<unsigned short>(port);
+    scfg.www = vm.count("www") ? vm["www"].as<std::string>() : default_www(argv[0]);
+    if (!std::filesystem::is_regular_file(std::filesystem::path(scfg.www) / "index.html")) {
+        std::cerr << "klinzha-gui: no index.html in the --www folder '" << scfg.www << "'\n";
         return 2;
     }
+    if (vm.count("allow-origin"))
+        scfg.allow_origins = vm["allow-origin"].as<std::vector<std::string>>();
+    if (vm.count("allow-host")) scfg.allow_hosts = vm["allow-host"].as<std::vector<std::string>>();
+    scfg.max_message_bytes = vm["max-message"].as<std::size_t>();
+    scfg.messages_per_second = vm["rate"].as<double>();
+    scfg.max_connections_per_address = vm["max-connections-per-address"].as<int>();
+    scfg.idle_timeout_s = vm["idle-timeout"].as<int>();
+    limits.max_open_rooms = vm["max-rooms"].as<int>();
+    limits.max_engine_seats = vm["max-engines"].as<int>();
+    limits.max_analyses = vm["max-analyses"].as<int>();
+    limits.seat_timeout_ms = static_cast<std::int64_t>(vm["seat-timeout"].as<double>() * 1000);
+    if (scfg.max_message_bytes < 1024 || scfg.messages_per_second <= 0 ||
+        scfg.max_connections_per_address < 1 || scfg.idle_timeout_s < 1 ||
+        limits.max_open_rooms < 1 || limits.max_engine_seats < 0 || limits.max_analyses < 0 ||
+        limits.seat_timeout_ms < 1000) {
+        std::cerr << "klinzha-gui: a limit is out of range (--max-message at least 1024, "
+                     "--seat-timeout at least 1, the others positive)\n";
+        return 2;
+    }
+    {
+        boost::system::error_code ec;
+        const auto addr = boost::asio::ip::make_address(scfg.host, ec);
+        if (!ec && !addr.is_loopback())
+            spdlog::warn(
+                "listening on {} lets other machines in: put it behind a TLS reverse proxy "
+                "(docs/gui.md) and name its public address with --allow-origin",
+                scfg.host);
+    }
+
+    std::set<std::string> extra;
+    if (vm.count("page-option"))
+        for (const auto& o : vm["page-option"].as<std::vector<std::string>>()) extra.insert(o);
     std::vector<std::string> engines;
     if (vm.count("engine")) engines = vm["engine"].as<std::vector<std::string>>();
     if (engines.empty()) engines.push_back("klinzha=" + (exe_dir(argv[0]) / "klinzha").string());
+    std::vector<gui::EngineEntry> entries;
     for (const auto& e : engines) {
         const auto eq = e.find('=');
         if (eq == std::string::npos || eq == 0 || eq + 1 == e.size()) {
@@ -83,14 +165,36 @@ int main(int argc, char** argv) {
             return 2;
         }
         entry.options = std::get<std::vector<gui::EngineOption>>(opts_or_error);
-        cfg.engines.push_back(entry);
+        gui::apply_page_policy(entry, extra, vm.count("no-page-options") > 0);
+        entries.push_back(entry);
     }
+    // SIGINT and SIGTERM end the server in order (rooms stay in the database); SIGPIPE is
+    // ignored (a peer that went away is an error code, not a signal).
     std::signal(SIGPIPE, SIG_IGN);
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
     try {
-        gui::Server server(cfg);
-        std::cout << "klinzha-gui: open http://" << cfg.host << ":" << server.port() << "/"
-                  << std::endl;
+        const std::string db =
+            vm.count("db") ? vm["db"].as<std::string>() : gui::Store::default_path();
+        gui::Store store(db);
+        gui::Lobby lobby(entries, &store, limits);
+        for (const auto& err : lobby.restore()) spdlog::error("{}", err);
+        gui::Server server(scfg, lobby);
+        g_server = &server;
+        std::thread watcher([&] {
+            int sig = 0;
+            sigwait(&stop_signals, &sig);
+            server.stop();
+        });
+        std::cout << "klinzha-gui: open http://"
+                  << (scfg.host == "0.0.0.0" ? std::string("127.0.0.1") : scfg.host) << ":"
+                  << server.port() << "/  (rooms kept in " << db << ")" << std::endl;
         server.run();
+        pthread_kill(watcher.native_handle(), SIGTERM);  // (when run() ended otherwise)
+        watcher.join();
     } catch (const std::exception& e) {
         std::cerr << "klinzha-gui: " << e.what() << "\n";
         return 1;

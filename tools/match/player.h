@@ -27,7 +27,8 @@ struct EngineSpec {
 /// The answer to one `go`. Timeout: no bestmove in time; Crash: the process died or closed
 /// its output. cp / mate: the score of the last `info` line, if any.
 struct Reply {
-    enum Status { Ok, Timeout, Crash } status = Ok;
+    /// Resign: the player gives up (a person in klinzha-gui): out as on flag fall (SPEC 7).
+    enum Status { Ok, Timeout, Crash, Resign } status = Ok;
     std::string move;
     std::int64_t ms = 0;
     std::optional<int> cp;

@@ -160,6 +160,72 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
         }
     }
     for (int c = 0; c < cfg.players; ++c) seats[c]->new_game();
+    for (std::size_t c = 0; c < kColours; ++c)
+        if (tcs[c].base_ms >= 0 && cfg.start_clock_ms[c] >= 0) clock[c] = cfg.start_clock_ms[c];
+
+    // Plays `played` (m with its Kinta outcome) for the player to move and writes it into
+    // the record: notation, mover, comment, hearts captured (SPEC 12; Kinta: an attacker
+    // that lost carrying its heart lost it to the defender's owner).
+    auto record_move = [&](Move m, Move played, const std::string& spindles, Colour defender_owner,
+                           const std::string& comment) {
+        const Colour c = pos.to_move();
+        std::array<Cell, kColours> hearts_before{pos.heart(GREEN), pos.heart(BLUE),
+                                                 pos.heart(BLACK)};
+        g.algebraic.push_back(to_algebraic(pos, m) +
+                              (played.outcome_strength()
+                                   ? std::string(played.defender_won() ? "/D" : "/A") +
+                                         std::to_string(played.outcome_strength())
+                                   : std::string()));
+        g.moves.push_back(move_to_string(played));
+        g.spindles.push_back(spindles);
+        g.movers.push_back(c);
+        g.setup_move.push_back(pos.phase() != Phase::Play);
+        g.comments.push_back(comment);
+        pos.do_move(played);
+        moves_cmd += " " + g.moves.back();
+        for (int o = 0; o < kColours; ++o)
+            if (o != c && hearts_before[o] != NO_CELL && pos.heart(Colour(o)) == NO_CELL) {
+                g.hearts_captured[c]++;
+                g.heart_lost[o] = true;
+                g.outcome[o] = Outcome::Loss;
+            }
+        if (defender_owner != NO_COLOUR && hearts_before[c] != NO_CELL && pos.heart(c) == NO_CELL) {
+            g.hearts_captured[defender_owner]++;
+            g.heart_lost[c] = true;
+            g.outcome[c] = Outcome::Loss;
+        }
+    };
+    // The history (GameConfig::history): replayed as the record's first moves.
+    for (const std::string& token : cfg.history) {
+        if (token.rfind("out:", 0) == 0) {
+            g.removals.push_back({g.moves.size(), pos.to_move(), token.substr(4)});
+            if (pos.heart(pos.to_move()) != NO_CELL) g.heart_lost[pos.to_move()] = true;
+            g.outcome[pos.to_move()] = Outcome::Loss;
+            pos.eliminate_to_move();
+            base_cmd = "position fen " + pos.fen();
+            moves_cmd.clear();
+            continue;
+        }
+        auto parsed = parse_played_move(pos, token);
+        if (auto* err = std::get_if<std::string>(&parsed)) {
+            g.aborted =
+                "history: move " + std::to_string(g.moves.size() + 1) + " '" + token + "': " + *err;
+            return g;
+        }
+        const Move played = std::get<Move>(parsed);
+        const Move m = played.bare();
+        std::string spindles;
+        Colour defender_owner = NO_COLOUR;
+        if (pos.is_attack(m)) {  // cast again, so the generator stands where it stood
+            const auto [a, d] = combat::fighters(pos, m);
+            const combat::Fight f = combat::cast(a, d, dice);
+            spindles = combat::spindles_text(f);
+            defender_owner = man_colour(pos.man_on(m.to()));
+        }
+        const Colour c = pos.to_move();
+        record_move(m, played, spindles, defender_owner, "");
+        if (tcs[c].base_ms >= 0 && tcs[c].moves) ++moves_made[c];
+    }
 
     auto finish_draw = [&](const std::string& why) {
         for (int c = 0; c < cfg.players; ++c)
@@ -250,6 +316,10 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
             timeout = tc.movetime_ms + tc.margin_ms + 1000;
         Reply r = seats[c]->go(base_cmd + (moves_cmd.empty() ? "" : " moves" + moves_cmd),
                                go_command(tcs, clock, moves_made, cfg.players, c), timeout);
+        if (r.status == Reply::Resign) {
+            if (player_out("resigned")) break;
+            continue;
+        }
         if (r.status == Reply::Crash) {
             seats[c]->start();  // ready for the next game
             if (player_out("crashed")) break;
@@ -294,42 +364,25 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
                 break;
             }
         }
-        std::array<Cell, kColours> hearts_before{pos.heart(GREEN), pos.heart(BLUE),
-                                                 pos.heart(BLACK)};
-        g.algebraic.push_back(to_algebraic(pos, m) +
-                              (played.outcome_strength()
-                                   ? std::string(played.defender_won() ? "/D" : "/A") +
-                                         std::to_string(played.outcome_strength())
-                                   : std::string()));
-        g.moves.push_back(move_to_string(played));
-        g.spindles.push_back(spindles);
-        g.movers.push_back(c);
-        g.setup_move.push_back(pos.phase() != Phase::Play);
         {
+            // The comment as fastchess writes it: score/depth time; with no score and no
+            // depth (a person, an engine that printed no info) only the time.
             char buf[64];
-            std::string score = "book";
-            if (r.mate)
-                score = (*r.mate > 0 ? "+M" : "-M") + std::to_string(std::abs(*r.mate));
-            else if (r.cp) {
-                std::snprintf(buf, sizeof buf, "%+.2f", *r.cp / 100.0);
-                score = buf;
+            std::string comment;
+            if (r.mate || r.cp || r.depth) {
+                if (r.mate)
+                    comment = (*r.mate > 0 ? "+M" : "-M") + std::to_string(std::abs(*r.mate));
+                else if (r.cp) {
+                    std::snprintf(buf, sizeof buf, "%+.2f", *r.cp / 100.0);
+                    comment = buf;
+                } else {
+                    comment = "book";
+                }
+                std::snprintf(buf, sizeof buf, "/%d ", r.depth.value_or(0));
+                comment += buf;
             }
-            std::snprintf(buf, sizeof buf, "/%d %.3fs", r.depth.value_or(0), r.ms / 1000.0);
-            g.comments.push_back(score + buf);
-        }
-        pos.do_move(played);
-        moves_cmd += " " + g.moves.back();
-        for (int o = 0; o < kColours; ++o)
-            if (o != c && hearts_before[o] != NO_CELL && pos.heart(Colour(o)) == NO_CELL) {
-                g.hearts_captured[c]++;
-                g.heart_lost[o] = true;
-                g.outcome[o] = Outcome::Loss;
-            }
-        // Kinta: an attacker that lost carrying its heart lost it to the defender's owner.
-        if (defender_owner != NO_COLOUR && hearts_before[c] != NO_CELL && pos.heart(c) == NO_CELL) {
-            g.hearts_captured[defender_owner]++;
-            g.heart_lost[c] = true;
-            g.outcome[c] = Outcome::Loss;
+            std::snprintf(buf, sizeof buf, "%.3fs", r.ms / 1000.0);
+            record_move(m, played, spindles, defender_owner, comment + buf);
         }
         if (tc.base_ms >= 0) {
             clock[c] += tc.inc_ms;
@@ -410,7 +463,7 @@ std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round,
         if (in_play && (g.movers[i] == first || number == 0))
             text += std::to_string(++number) + ". ";
         text += g.algebraic[i] + " ";
-        if (i < g.comments.size()) text += "{" + g.comments[i] + "} ";
+        if (i < g.comments.size() && !g.comments[i].empty()) text += "{" + g.comments[i] + "} ";
         if (i < g.spindles.size() && !g.spindles[i].empty()) text += "{" + g.spindles[i] + "} ";
     }
     text += g.result();

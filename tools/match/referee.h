@@ -55,6 +55,16 @@ struct GameConfig {
     const std::atomic<bool>* abandon = nullptr;
     /// Kinta (SPEC 26): the seed of the spindle generator the referee casts fights with.
     std::uint64_t dice_seed = 0;
+    /// Moves already played from start_fen before the referee takes over, as SPEC 9 strings
+    /// (Kinta attacks with their outcomes, `f47d38:A87`), and `out:<why>` where the player to
+    /// move was removed (SPEC 7; the form `replay` gives). A game resumed (klinzha-gui after a
+    /// take-back or a restart) keeps its history for the repetition rule, the engines' move
+    /// lists and the spindles (the generator is advanced past the history's fights). The
+    /// record returned starts with them. A token that is not legal ends the game at once
+    /// with GameRecord::aborted naming it.
+    std::vector<std::string> history;
+    /// The clocks when the referee takes over (ms per colour; < 0: the time control's base).
+    std::array<std::int64_t, kColours> start_clock_ms{-1, -1, -1};
 };
 
 enum class Outcome { Win, Loss, Draw };

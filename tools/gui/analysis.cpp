@@ -1,0 +1,177 @@
+// tools/gui/analysis.cpp: see analysis.h.
+#include "analysis.h"
+
+#include <chrono>
+#include <map>
+#include <sstream>
+
+#include "engine/movegen.h"
+#include "engine/notation.h"
+
+namespace klinzha::gui {
+
+using nlohmann::json;
+
+namespace {
+
+std::int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+std::vector<std::string> words(const std::string& s) {
+    std::istringstream in(s);
+    std::vector<std::string> w;
+    for (std::string t; in >> t;) w.push_back(t);
+    return w;
+}
+
+}  // namespace
+
+Analyser::Analyser(match::EngineSpec spec, std::function<void(const json&)> emit)
+    : player_(std::move(spec)), emit_(std::move(emit)) {
+    thread_ = std::thread([this] { run(); });
+}
+
+Analyser::~Analyser() {
+    {
+        std::lock_guard lock(m_);
+        quit_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+}
+
+void Analyser::request(const Position& pos, int multipv) {
+    std::lock_guard lock(m_);
+    pending_ = pos;
+    multipv_ = multipv;
+    cv_.notify_all();
+}
+
+void Analyser::run() {
+    if (auto err = player_.start()) {
+        emit_({{"type", "error"}, {"message", "analysis: " + *err}});
+        return;
+    }
+    std::optional<Position> current;
+    bool searching = false;
+    std::map<int, json> lines;
+    std::int64_t last_emit = 0;
+    bool dirty = false;  // lines changed since the last emit
+    // Sends the lines (at most ~5 a second: the callers check last_emit).
+    auto emit_lines = [&] {
+        last_emit = now_ms();
+        dirty = false;
+        json arr = json::array();
+        for (auto& [_, v] : lines) arr.push_back(v);
+        emit_({{"type", "analysis"}, {"fen", current->fen()}, {"lines", arr}});
+    };
+    while (true) {
+        std::optional<Position> next;
+        int multipv = 1;
+        {
+            std::unique_lock lock(m_);
+            if (!searching) cv_.wait(lock, [&] { return quit_ || pending_.has_value(); });
+            if (quit_) break;
+            if (pending_) {
+                next = std::move(pending_);
+                pending_.reset();
+                multipv = multipv_;
+            }
+        }
+        if (next) {
+            if (searching) {  // stop, and take every line up to bestmove off the pipe
+                player_.send_line("stop");
+                while (auto l = player_.read_line_within(2000))
+                    if (l->rfind("bestmove", 0) == 0) break;
+                searching = false;
+            }
+            current = std::move(next);
+            lines.clear();
+            dirty = false;
+            if (!current->game_over() && has_legal_move(*current)) {
+                player_.send_line("setoption name MultiPV value " + std::to_string(multipv));
+                player_.send_line("setoption name Players value " +
+                                  std::to_string(current->players()));
+                player_.send_line("position fen " + current->fen());
+                player_.send_line("go infinite");
+                searching = true;
+            }
+            emit_({{"type", "analysis"}, {"fen", current->fen()}, {"lines", json::array()}});
+            continue;
+        }
+        auto line = player_.read_line_within(100);
+        if (dirty && now_ms() - last_emit >= 200) emit_lines();  // what the throttle held back
+        if (!line) {
+            if (!player_.alive()) {
+                emit_({{"type", "error"}, {"message", "analysis engine died"}});
+                return;
+            }
+            continue;
+        }
+        if (line->rfind("bestmove", 0) == 0) {
+            searching = false;
+            continue;
+        }
+        if (line->rfind("info ", 0) != 0) continue;
+        auto w = words(*line);
+        json l;
+        int k = 1;
+        std::vector<std::string> pv;
+        for (std::size_t i = 1; i < w.size(); ++i) {
+            if (w[i] == "string") break;
+            if (w[i] == "currmove") break;
+            if (i + 1 >= w.size()) break;
+            if (w[i] == "depth")
+                l["depth"] = std::atoi(w[++i].c_str());
+            else if (w[i] == "multipv")
+                k = std::atoi(w[++i].c_str());
+            else if (w[i] == "nps")
+                l["nps"] = std::atoll(w[++i].c_str());
+            else if (w[i] == "nodes")
+                l["nodes"] = std::atoll(w[++i].c_str());
+            else if (w[i] == "score" && i + 2 < w.size()) {
+                l["score"] = w[i + 1] + " " + w[i + 2];
+                // In pawns from a fixed side: Green's in two players, the side to
+                // move's own standing in three (pov says whose).
+                const Colour stm = current->to_move();
+                const Colour pov = current->players() == 2 ? GREEN : stm;
+                const double sign = pov == stm ? 1.0 : -1.0;
+                l["pov"] = std::string(1, kColourChar[pov]);
+                if (w[i + 1] == "cp")
+                    l["pawns"] = sign * std::atoi(w[i + 2].c_str()) / 100.0;
+                else if (w[i + 1] == "mate")
+                    l["mate"] = int(sign) * std::atoi(w[i + 2].c_str());
+                i += 2;
+            } else if (w[i] == "pv") {
+                pv.assign(w.begin() + std::ptrdiff_t(i) + 1, w.end());
+                break;
+            }
+        }
+        if (pv.empty() || !l.contains("score")) continue;
+        // The line in RH algebraic notation (SPEC 11), up to the first illegal move.
+        Position p = *current;
+        std::string san;
+        json moves = json::array();
+        for (const auto& s : pv) {
+            auto m = parse_move(p, s);
+            if (!std::holds_alternative<Move>(m)) break;
+            const Move mv = std::get<Move>(m);
+            san += (san.empty() ? "" : " ") + to_algebraic(p, mv);
+            moves.push_back(s);
+            p.do_move(mv);
+        }
+        l["multipv"] = k;
+        l["pv"] = moves;
+        l["san"] = san;
+        lines[k] = l;
+        dirty = true;
+        if (now_ms() - last_emit >= 200) emit_lines();
+    }
+    if (searching) player_.send_line("stop");
+    player_.send_line("quit");
+}
+
+}  // namespace klinzha::gui

@@ -1,0 +1,475 @@
+// tools/gui/connection.cpp: see connection.h.
+#include "connection.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <sstream>
+
+#include "engine/record.h"
+
+namespace klinzha::gui {
+
+using nlohmann::json;
+
+namespace {
+
+std::int64_t steady_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+std::optional<Colour> colour_of(const json& v) {
+    if (!v.is_string()) return std::nullopt;
+    const std::string s = v;
+    if (s == "g") return GREEN;
+    if (s == "b") return BLUE;
+    if (s == "k") return BLACK;
+    return std::nullopt;
+}
+
+/// A string field of msg, or "" when missing; throws when it is there and not a string.
+std::string str(const json& msg, const char* key) {
+    if (!msg.contains(key)) return "";
+    if (!msg[key].is_string()) throw std::runtime_error(std::string("\"") + key + "\" is a string");
+    return msg[key];
+}
+
+}  // namespace
+
+Connection::Connection(Lobby& lobby, Send send, double messages_per_second)
+    : lobby_(lobby),
+      send_(std::move(send)),
+      rate_(messages_per_second),
+      tokens_(2 * messages_per_second),
+      last_ms_(steady_ms()) {
+    thread_ = std::thread([this] { run(); });
+}
+
+Connection::~Connection() {
+    {
+        std::lock_guard lock(m_);
+        quit_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+    leave();
+}
+
+void Connection::post(std::string text) {
+    {
+        std::lock_guard lock(m_);
+        // Token bucket: `rate_` a second, a burst of twice that.
+        const std::int64_t now = steady_ms();
+        tokens_ = std::min(2 * rate_, tokens_ + (now - last_ms_) * rate_ / 1000.0);
+        last_ms_ = now;
+        if (tokens_ < 1) {
+            send_(json{{"type", "error"}, {"message", "too many messages: this one was dropped"}}
+                      .dump());
+            return;
+        }
+        tokens_ -= 1;
+        inbox_.push_back(std::move(text));
+    }
+    cv_.notify_all();
+}
+
+void Connection::refresh() {
+    {
+        std::lock_guard lock(m_);
+        dirty_ = true;
+    }
+    cv_.notify_all();
+}
+
+void Connection::run() {
+    while (true) {
+        std::string text;
+        bool view = false;
+        {
+            std::unique_lock lock(m_);
+            cv_.wait(lock, [&] { return quit_ || !inbox_.empty() || dirty_; });
+            if (quit_) return;
+            if (!inbox_.empty()) {
+                text = std::move(inbox_.front());
+                inbox_.pop_front();
+            } else {
+                view = dirty_;
+                dirty_ = false;
+            }
+        }
+        if (view)
+            send_view();
+        else
+            handle(text);
+    }
+}
+
+void Connection::error(const std::string& message) {
+    send_(json{{"type", "error"}, {"message", message}}.dump());
+}
+
+void Connection::send_view() {
+    if (!room_) return;
+    try {
+        send_(room_->player_view(seat_, view_ply_, orientation_).dump());
+        follow_analysis();
+    } catch (const std::exception& e) {
+        error(e.what());
+    }
+}
+
+json Connection::welcome() const {
+    json engines = json::array();
+    for (const auto& e : lobby_.engines()) {
+        json opts = json::array();
+        for (const auto& o : e.options)
+            if (e.page_options.count(o.name))
+                opts.push_back({{"name", o.name},
+                                {"type", o.type},
+                                {"default", o.default_value},
+                                {"min", o.min},
+                                {"max", o.max},
+                                {"vars", o.vars}});
+        engines.push_back({{"name", e.spec.name}, {"options", opts}});
+    }
+    json rules = json::array();
+    for (const RuleOption& ro : kRuleOptions) {
+        json choices = json::array();
+        for (const char* c : ro.choices)
+            if (c) choices.push_back(c);
+        rules.push_back({{"name", ro.name},
+                         {"type", ro.type == RuleOption::Type::Check  ? "check"
+                                  : ro.type == RuleOption::Type::Spin ? "spin"
+                                                                      : "combo"},
+                         {"default", ro.fallback},
+                         {"min", ro.min},
+                         {"max", ro.max},
+                         {"choices", choices},
+                         {"help", ro.help}});
+    }
+    json variants = json::array();
+    for (const char* v : kVariantNames) {
+        const Rules r = *Rules::preset(v);
+        variants.push_back(
+            {{"name", v}, {"rules", r.to_string()}, {"players", r.required_players()}});
+    }
+    return {{"type", "welcome"}, {"engines", engines}, {"rules", rules}, {"variants", variants}};
+}
+
+void Connection::join(const std::shared_ptr<Room>& room, const std::string& token) {
+    leave();
+    room_ = room;
+    seat_ = token.empty() ? std::nullopt : room->seat_of(token);
+    view_ply_ = -1;
+    orientation_ = seat_ ? *seat_ : GREEN;
+    room_->attach(seat_);
+    listener_ = room_->subscribe([this] { refresh(); });
+    send_(json{{"type", "joined"},
+               {"room", room_->id()},
+               {"you", seat_ ? json(std::string(1, kColourChar[*seat_])) : json(nullptr)}}
+              .dump());
+    send_view();
+}
+
+void Connection::leave() {
+    if (!room_) return;
+    room_->unsubscribe(listener_);
+    room_->detach(seat_);
+    room_.reset();
+    seat_.reset();
+    if (analyser_) {
+        analyser_.reset();
+        lobby_.give_back_analysis();
+    }
+}
+
+void Connection::handle(std::string_view text) {
+    json msg;
+    try {
+        msg = json::parse(text);
+    } catch (const std::exception& e) {
+        return error(std::string("not JSON: ") + e.what());
+    }
+    if (!msg.is_object() || !msg.contains("type") || !msg["type"].is_string())
+        return error("a message is a JSON object with a string \"type\"");
+    const std::string type = msg["type"];
+    try {
+        // Messages that need no room.
+        if (type == "hello") {
+            send_(welcome().dump());
+            if (msg.contains("room")) {
+                auto r = lobby_.find(str(msg, "room"));
+                if (!r) return error("there is no room '" + str(msg, "room") + "'");
+                join(r, str(msg, "token"));
+            }
+            return;
+        }
+        if (type == "lobby") return send_(lobby_.list().dump());
+        if (type == "join") {
+            auto r = lobby_.find(str(msg, "room"));
+            if (!r) return error("there is no room '" + str(msg, "room") + "'");
+            return join(r, str(msg, "token"));
+        }
+        if (type == "leave") {
+            leave();
+            return send_(lobby_.list().dump());
+        }
+        if (type == "create") return on_create(msg);
+        if (type == "load") return on_load(msg);
+        if (!room_) return error(type + ": join a room first");
+
+        // Messages for the room this connection is in.
+        auto need_seat = [&]() -> std::optional<Colour> {
+            if (!seat_) error(type + ": only a player of this game may do that");
+            return seat_;
+        };
+        std::optional<std::string> err;
+        if (type == "sit") {
+            const auto c = colour_of(msg.value("colour", json()));
+            if (!c) return error("sit: colour is g, b or k");
+            if (seat_) return error("sit: you already have a seat");
+            std::string token;
+            if ((err = room_->sit(*c, str(msg, "name"), token))) return error("sit: " + *err);
+            send_(json{{"type", "seat"},
+                       {"room", room_->id()},
+                       {"colour", std::string(1, kColourChar[*c])},
+                       {"token", token}}
+                      .dump());
+            return join(room_, token);
+        } else if (type == "move") {
+            const auto s = need_seat();
+            if (!s) return;
+            if (view_ply_ >= 0 && view_ply_ < room_->plies())
+                return error("move: go to the last position first");
+            err = room_->move(*s, str(msg, "move"));
+        } else if (type == "draw") {
+            const auto s = need_seat();
+            if (!s) return;
+            const std::string a = str(msg, "action");
+            if (a == "offer" || a == "accept")
+                err = room_->offer_draw(*s);
+            else if (a == "decline")
+                err = room_->decline_draw(*s);
+            else
+                return error("draw: action is offer, accept or decline");
+        } else if (type == "resign") {
+            const auto s = need_seat();
+            if (!s) return;
+            err = room_->resign(*s);
+        } else if (type == "abort") {
+            const auto s = need_seat();
+            if (!s) return;
+            err = room_->abort_game(*s);
+        } else if (type == "takeback") {
+            const auto s = need_seat();
+            if (!s) return;
+            const std::string a = str(msg, "action");
+            if (a == "ask")
+                err = room_->ask_takeback(*s);
+            else if (a == "accept" || a == "decline")
+                err = room_->answer_takeback(*s, a == "accept");
+            else
+                return error("takeback: action is ask, accept or decline");
+        } else if (type == "goto") {
+            if (!msg.contains("ply") || !msg["ply"].is_number_integer())
+                return error("goto: give \"ply\"");
+            const int ply = msg["ply"], n = room_->plies();
+            if (ply < -1 || ply > n) return error("goto: ply must be in 0.." + std::to_string(n));
+            view_ply_ = ply == n ? -1 : ply;
+            return send_view();
+        } else if (type == "view") {
+            const auto c = colour_of(msg.value("colour", json()));
+            if (!c) return error("view: colour is g, b or k");
+            orientation_ = *c;
+            return send_view();
+        } else if (type == "save") {
+            return send_(json{{"type", "record"}, {"pgn", room_->record()}}.dump());
+        } else if (type == "analyse") {
+            return on_analyse(msg);
+        } else {
+            return error("unknown message type '" + type + "'");
+        }
+        if (err) error(type + ": " + *err);
+    } catch (const std::exception& e) {
+        error(type + ": " + e.what());
+    }
+}
+
+void Connection::on_create(const json& msg) {
+    RoomSettings s;
+    const json from = msg.value("from_room", json());
+    if (from.is_string()) {  // play on from a ply of another room's game
+        auto r = lobby_.find(from);
+        if (!r) return error("create: there is no room '" + from.get<std::string>() + "'");
+        const RoomSettings rs = r->settings();
+        s.players = rs.players;
+        s.rules = rs.rules;
+        s.dice_seed = rs.dice_seed;
+        const Position start = r->position_at(0);
+        s.start_fen = start.fen();
+        const int ply = msg.value("ply", r->plies());
+        if (ply < 0 || ply > r->plies())
+            return error("create: ply must be in 0.." + std::to_string(r->plies()));
+        // The moves up to the ply, with the referee's removals (the record as replay gives).
+        json st = r->to_json();
+        std::size_t k = 0;
+        for (int i = 0; i <= ply; ++i) {
+            for (; k < st["removals"].size() && st["removals"][k]["before"] == i; ++k)
+                s.history.push_back("out:" + st["removals"][k]["why"].get<std::string>());
+            if (i < ply) s.history.push_back(st["moves"][std::size_t(i)]["move"]);
+        }
+    } else {
+        s.players = msg.value("players", 2);
+        if (s.players != 2 && s.players != 3) return error("create: players is 2 or 3");
+        const std::string variant = str(msg, "variant");
+        if (!variant.empty())
+            if (auto err = s.rules.set("UCI_Variant", variant)) return error("create: " + *err);
+        if (msg.contains("rules")) {
+            if (!msg["rules"].is_object()) return error("create: rules is an object");
+            for (auto& [k, v] : msg["rules"].items()) {
+                const std::string val = v.is_string() ? v.get<std::string>() : v.dump();
+                if (auto err = s.rules.set(k, val)) return error("create: " + *err);
+            }
+        }
+        s.start_fen = str(msg, "fen");
+    }
+    s.tc = str(msg, "tc");
+    s.delay_ms = static_cast<std::int64_t>(msg.value("delay", 0.0) * 1000);
+    s.movetime_ms = msg.value("movetime", 1000);
+    if (s.rules.kinta) s.dice_seed = std::stoull(random_hex(60), nullptr, 16);
+    if (!msg.contains("seats") || !msg["seats"].is_array() || int(msg["seats"].size()) != s.players)
+        return error("create: seats must list one seat per colour");
+    for (int c = 0; c < s.players; ++c) {
+        const json& j = msg["seats"][std::size_t(c)];
+        if (!j.is_object()) return error("create: a seat is {\"kind\":\"person\"|\"engine\",...}");
+        const std::string kind = j.value("kind", "");
+        SeatSpec& seat = s.seats[c];
+        if (kind == "person") continue;
+        if (kind != "engine") return error("create: a seat's kind is person or engine");
+        seat.person = false;
+        seat.engine = j.value("engine", "");
+        const EngineEntry* e = nullptr;
+        for (const auto& x : lobby_.engines())
+            if (x.spec.name == seat.engine) e = &x;
+        if (!e) return error("create: no engine named '" + seat.engine + "'");
+        if (j.contains("options")) {
+            if (!j["options"].is_object()) return error("create: options is an object");
+            for (auto& [k, v] : j["options"].items()) {
+                const std::string val = v.is_string() ? v.get<std::string>() : v.dump();
+                if (auto err = check_page_option(*e, k, val)) return error("create: " + *err);
+                seat.options.emplace_back(k, val);
+            }
+        }
+    }
+    // The person creating may sit at once.
+    const json sit = msg.value("sit", json());
+    std::optional<Colour> sit_at;
+    if (!sit.is_null()) {
+        sit_at = colour_of(sit);
+        if (!sit_at || *sit_at >= s.players || !s.seats[*sit_at].person)
+            return error("create: sit names a person's seat (g, b or k)");
+    }
+    const std::string name = str(msg, "name");
+    auto r = lobby_.create(std::move(s));
+    if (auto* err = std::get_if<std::string>(&r)) return error("create: " + *err);
+    auto room = std::get<std::shared_ptr<Room>>(r);
+    send_(json{{"type", "created"}, {"room", room->id()}}.dump());
+    std::string token;
+    if (sit_at) {
+        if (auto err = room->sit(*sit_at, name.empty() ? "Player" : name, token))
+            return error("create: " + *err);
+        send_(json{{"type", "seat"},
+                   {"room", room->id()},
+                   {"colour", std::string(1, kColourChar[*sit_at])},
+                   {"token", token}}
+                  .dump());
+    }
+    join(room, token);
+}
+
+void Connection::on_load(const json& msg) {
+    const std::string record = str(msg, "record");
+    if (record.empty()) return error("load: give \"record\"");
+    std::istringstream in(record);
+    const auto games = read_records(in);
+    if (games.empty()) return error("load: no game record found");
+    if (!msg.contains("game") && games.size() > 1) {  // the page lets the person pick
+        json list = json::array();
+        for (std::size_t i = 0; i < games.size(); ++i) {
+            auto tag = [&](const char* t) {
+                auto it = games[i].tags.find(t);
+                return it == games[i].tags.end() ? std::string() : it->second;
+            };
+            list.push_back({{"index", i},
+                            {"green", tag("Green").empty() ? tag("White") : tag("Green")},
+                            {"blue", tag("Blue").empty() ? tag("Black") : tag("Blue")},
+                            {"black", tag("Players") == "3" ? tag("Black") : ""},
+                            {"result", games[i].result},
+                            {"round", tag("Round")}});
+        }
+        return send_(json{{"type", "games"}, {"games", list}}.dump());
+    }
+    const int game = msg.value("game", 0);
+    if (game < 0) return error("load: game is 0 or more");
+    auto r = lobby_.review(record, std::size_t(game));
+    if (auto* err = std::get_if<std::string>(&r)) return error("load: " + *err);
+    auto room = std::get<std::shared_ptr<Room>>(r);
+    send_(json{{"type", "created"}, {"room", room->id()}}.dump());
+    join(room, "");
+}
+
+void Connection::on_analyse(const json& msg) {
+    const bool on = msg.value("on", true);
+    if (analyser_) {
+        analyser_.reset();
+        lobby_.give_back_analysis();
+    }
+    if (!on) {
+        send_(json{{"type", "analysis"}, {"lines", json::array()}, {"stopped", true}}.dump());
+        return;
+    }
+    const auto view = room_->player_view(seat_, view_ply_, orientation_);
+    if (!view["can"]["analyse"].get<bool>())
+        return error("analyse: not while you play a game against a person");
+    if (view.contains("fen") == false) return error("analyse: the board is not fully known");
+    const std::string name =
+        msg.value("engine", lobby_.engines().empty() ? "" : lobby_.engines().front().spec.name);
+    const EngineEntry* e = nullptr;
+    for (const auto& x : lobby_.engines())
+        if (x.spec.name == name) e = &x;
+    if (!e) return error("analyse: no engine named '" + name + "'");
+    const int multipv = msg.value("multipv", 2);
+    if (multipv < 1 || multipv > 16) return error("analyse: multipv must be in 1..16");
+    if (!lobby_.take_analysis())
+        return error("analyse: every analysis engine the server allows is busy: try later");
+    multipv_ = multipv;
+    match::EngineSpec spec = e->spec;
+    const Position pos = room_->position_at(view_ply_);
+    for (const auto& w : {pos.rules().to_string()}) {
+        std::istringstream in(w);
+        for (std::string kv; in >> kv;)
+            if (auto eq = kv.find('='); eq != std::string::npos)
+                spec.options.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+    analyser_ = std::make_unique<Analyser>(spec, [this](const json& j) { send_(j.dump()); });
+    follow_analysis();
+}
+
+void Connection::follow_analysis() {
+    if (!analyser_ || !room_) return;
+    try {
+        const auto view = room_->player_view(seat_, view_ply_, orientation_);
+        if (!view["can"]["analyse"].get<bool>() || !view.contains("fen")) {
+            analyser_.reset();
+            lobby_.give_back_analysis();
+            send_(json{{"type", "analysis"}, {"lines", json::array()}, {"stopped", true}}.dump());
+            return;
+        }
+        analyser_->request(room_->position_at(view_ply_), multipv_);
+    } catch (const std::exception&) {
+    }
+}
+
+}  // namespace klinzha::gui

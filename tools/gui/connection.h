@@ -1,0 +1,88 @@
+// tools/gui/connection.h: one WebSocket connection of klinzha-gui: the page's messages in
+// (docs/gui.md "Messages"), its views out. A connection is in the lobby, or in one room as a
+// seat (it holds that seat's token) or as a spectator; it has its own place in the game's
+// history (the ply it shows), its own board orientation and its own analysis engine. What it
+// shows of a room is always Room::player_view for its seat.
+//
+// Messages are handled in order on the connection's own thread (post() queues them), so a
+// slow action (engines starting, a take-back waiting for an engine's move) never blocks the
+// server's network threads; room changes only mark the view stale (refresh()), and the
+// thread sends the view as it is then, so a later state is never overtaken by an older one.
+//
+// Limits (docs/gui.md "Limits"): at most `messages_per_second` messages a second on average
+// (a burst of twice that); more are answered with an error and dropped.
+// Errors: a bad message is answered with {"type":"error","message":...} and changes nothing.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "analysis.h"
+#include "lobby.h"
+
+namespace klinzha::gui {
+
+class Connection {
+  public:
+    /// Sends one text message to the page; must be thread-safe and must not block long.
+    using Send = std::function<void(const std::string&)>;
+    Connection(Lobby& lobby, Send send, double messages_per_second = 20);
+    /// Leaves the room (the seat stays the person's: its token rejoins it) and ends the
+    /// analysis engine; waits for the connection's thread.
+    ~Connection();
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+
+    /// Queues one message from the page (rate-limited; handled in order on the thread).
+    void post(std::string text);
+    /// The room changed: the view is sent again (from the connection's thread).
+    void refresh();
+    /// Handles one message at once on the calling thread (tests; post() uses it).
+    void handle(std::string_view text);
+
+  private:
+    void run();
+    void error(const std::string& message);
+    void send_view();
+    void join(const std::shared_ptr<Room>& room, const std::string& token);
+    void leave();
+    void follow_analysis();
+    void on_create(const nlohmann::json& msg);
+    void on_load(const nlohmann::json& msg);
+    void on_analyse(const nlohmann::json& msg);
+    nlohmann::json welcome() const;
+
+    Lobby& lobby_;
+    Send send_;
+    double rate_;
+    double tokens_;
+    std::int64_t last_ms_;
+
+    std::mutex m_;
+    std::condition_variable cv_;
+    std::deque<std::string> inbox_;
+    bool dirty_ = false;
+    bool quit_ = false;
+
+    // Touched by the connection's thread only.
+    std::shared_ptr<Room> room_;
+    std::optional<Colour> seat_;
+    int listener_ = 0;
+    int view_ply_ = -1;  ///< -1: follow the game
+    Colour orientation_ = GREEN;
+    std::unique_ptr<Analyser> analyser_;
+    int multipv_ = 2;
+    std::string analysis_engine_;
+
+    std::thread thread_;  ///< last: started when everything else is ready
+};
+
+}  // namespace klinzha::gui

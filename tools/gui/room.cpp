@@ -1,0 +1,1073 @@
+// tools/gui/room.cpp: see room.h.
+#include "room.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <random>
+#include <sstream>
+
+#include "engine/geometry.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "engine/record.h"
+#include "engine/svg.h"
+#include "store.h"
+
+namespace klinzha::gui {
+
+using nlohmann::json;
+
+namespace {
+
+std::int64_t steady_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+std::int64_t unix_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+std::string colour_name(Colour c) {
+    return std::string(1, kColourChar[c]);
+}
+
+std::optional<Colour> colour_of(const std::string& s) {
+    if (s == "g") return GREEN;
+    if (s == "b") return BLUE;
+    if (s == "k") return BLACK;
+    return std::nullopt;
+}
+
+const char* phase_name(Phase p) {
+    return p == Phase::Place ? "place" : p == Phase::Heart ? "heart" : "play";
+}
+
+const char* status_name(Room::Status s) {
+    switch (s) {
+        case Room::Status::Waiting:
+            return "waiting";
+        case Room::Status::Running:
+            return "running";
+        case Room::Status::Over:
+            return "over";
+        case Room::Status::Review:
+            return "review";
+    }
+    return "?";
+}
+
+std::vector<std::string> words(const std::string& s) {
+    std::istringstream in(s);
+    std::vector<std::string> w;
+    for (std::string t; in >> t;) w.push_back(t);
+    return w;
+}
+
+const char* outcome_name(match::Outcome o) {
+    return o == match::Outcome::Win ? "win" : o == match::Outcome::Loss ? "loss" : "draw";
+}
+
+match::Outcome outcome_of(const std::string& s) {
+    return s == "win"    ? match::Outcome::Win
+           : s == "loss" ? match::Outcome::Loss
+                         : match::Outcome::Draw;
+}
+
+/// A person's name: 1-40 printable ASCII characters, trimmed.
+std::optional<std::string> clean_name(const std::string& in) {
+    const auto b = in.find_first_not_of(' ');
+    if (b == std::string::npos) return std::nullopt;
+    std::string s = in.substr(b, in.find_last_not_of(' ') - b + 1);
+    if (s.size() > 40) return std::nullopt;
+    for (unsigned char ch : s)
+        if (ch < 0x20 || ch > 0x7e) return std::nullopt;
+    return s;
+}
+
+}  // namespace
+
+std::string random_hex(int bits) {
+    static std::mutex m;
+    static std::random_device rd;
+    std::lock_guard lock(m);
+    std::string out;
+    const char* hex = "0123456789abcdef";
+    for (int i = 0; i < bits / 4; ++i) out += hex[rd() & 15];
+    return out;
+}
+
+/// A seat as the referee sees it: the player, watched so the room knows the clocks and who
+/// is to move, and stores the clocks as the referee gives them.
+struct Room::Seat : match::Player {
+    Seat(match::Player& p, Room& r, Colour c) : inner(p), room(r), colour(c) {}
+    std::string name() const override { return inner.name(); }
+    std::optional<std::string> start() override { return inner.start(); }
+    bool new_game() override { return inner.new_game(); }
+    bool alive() const override { return inner.alive(); }
+    match::Reply go(const std::string& position_cmd, const std::string& go_cmd,
+                    std::int64_t timeout_ms) override {
+        {
+            std::lock_guard lock(room.m_);
+            auto w = words(go_cmd);
+            for (std::size_t i = 0; i + 1 < w.size(); ++i)
+                for (int c = 0; c < kColours; ++c)
+                    if (w[i] == colour_name(Colour(c)) + "time")
+                        room.clock_ms_[c] = std::atoll(w[i + 1].c_str());
+            room.clock_running_ = colour;
+            room.clock_stamp_ms_ = steady_ms();
+            if (auto* h = room.humans_[colour]) h->expect();
+        }
+        room.changed();
+        return inner.go(position_cmd, go_cmd, timeout_ms);
+    }
+    match::Player& inner;
+    Room& room;
+    Colour colour;
+};
+
+Room::Room(std::string id, RoomSettings settings, RoomEnv env)
+    : id_(std::move(id)), env_(env), settings_(std::move(settings)) {
+    created_ms_ = unix_ms();
+}
+
+Room::~Room() {
+    std::lock_guard control(control_m_);
+    std::unique_lock lock(m_);
+    stop_referee(lock);
+}
+
+// -- Creating ----------------------------------------------------------------------------
+
+std::variant<std::shared_ptr<Room>, std::string> Room::create(std::string id, RoomSettings s,
+                                                              RoomEnv env) {
+    if (s.players != 2 && s.players != 3) return "players is 2 or 3";
+    if (int need = s.rules.required_players(); need < 0 || (need > 0 && need != s.players))
+        return std::string("these rules are for ") + (need == 2 ? "two" : "three") +
+               " players (or name options of both sizes)";
+    if (!s.tc.empty()) {
+        auto tc = match::TimeControl::parse(s.tc);
+        if (!tc) return "time control '" + s.tc + "' is not [moves/]seconds[+increment]";
+        if (s.delay_ms < 0) return "the delay must not be negative";
+    } else if (s.movetime_ms < 1 || s.movetime_ms > 600000) {
+        return "an engine's time per move must be 1 ms to 600 s";
+    }
+    for (int c = 0; c < s.players; ++c) {
+        const SeatSpec& seat = s.seats[c];
+        if (seat.person) continue;
+        const bool known = env.engines && std::any_of(env.engines->begin(), env.engines->end(),
+                                                      [&](const EngineEntry& e) {
+                                                          return e.spec.name == seat.engine;
+                                                      });
+        if (!known) return "no engine named '" + seat.engine + "'";
+    }
+    Position p;
+    const std::string fen =
+        s.start_fen.empty() ? (s.players == 3 ? kStartFen3 : kStartFen2) : s.start_fen;
+    if (auto err = p.set(fen, s.rules)) return "position: " + *err;
+    if (p.players() != s.players) return "the position is for another number of players";
+    s.start_fen = p.fen();
+    auto room = std::shared_ptr<Room>(new Room(std::move(id), s, env));
+    room->start_fen_ = s.start_fen;
+    for (const auto& token : s.history) {  // a record played on from a ply
+        if (token.rfind("out:", 0) == 0) {
+            room->removals_.push_back({room->moves_.size(), p.to_move(), token.substr(4)});
+            p.eliminate_to_move();
+            continue;
+        }
+        auto m = parse_played_move(p, token);
+        if (auto* err = std::get_if<std::string>(&m))
+            return "move " + std::to_string(room->moves_.size() + 1) + " '" + token + "': " + *err;
+        const Move mv = std::get<Move>(m);
+        room->algebraic_.push_back(to_algebraic(p, mv.bare()) +
+                                   (mv.outcome_strength()
+                                        ? std::string(mv.defender_won() ? "/D" : "/A") +
+                                              std::to_string(mv.outcome_strength())
+                                        : std::string()));
+        room->movers_.push_back(p.to_move());
+        room->setup_.push_back(p.phase() != Phase::Play);
+        room->comments_.push_back("");
+        room->spindles_.push_back("");
+        room->moves_.push_back(token);
+        p.do_move(mv);
+    }
+    if (p.game_over()) return "the game is over at that position";
+    room->first_ply_ = room->moves_.size();
+    for (int c = 0; c < s.players; ++c)
+        if (!s.seats[c].person) room->names_[c] = s.seats[c].engine;
+    {
+        std::lock_guard lock(room->m_);
+        bool free_seat = false;
+        for (int c = 0; c < s.players; ++c) free_seat |= s.seats[c].person;
+        if (!free_seat) room->start_game();
+    }
+    room->changed();
+    return room;
+}
+
+std::variant<std::shared_ptr<Room>, std::string> Room::review(std::string id,
+                                                              const std::string& record,
+                                                              std::size_t game, RoomEnv env) {
+    std::istringstream in(record);
+    auto games = read_records(in);
+    if (games.empty()) return "no game record found";
+    if (game >= games.size())
+        return "the file holds " + std::to_string(games.size()) + " games; there is no game " +
+               std::to_string(game + 1);
+    const RecordGame& g = games[game];
+    int players = 2;
+    if (auto it = g.tags.find("Players"); it != g.tags.end())
+        players = std::atoi(it->second.c_str()) == 3 ? 3 : 2;
+    if (auto it = g.tags.find("FEN"); it != g.tags.end() && !it->second.empty())
+        players = it->second[0] == '3' ? 3 : 2;
+    auto r = replay(g, Rules{}, players, true);
+    if (!r.error.empty()) return r.error;
+    RoomSettings s;
+    s.players = r.start.players();
+    s.rules = r.start.rules();
+    s.start_fen = r.start.fen();
+    if (auto it = g.tags.find("TimeControl");
+        it != g.tags.end() && it->second != "-" && match::TimeControl::parse(it->second))
+        s.tc = it->second;
+    if (auto it = g.tags.find("DiceSeed"); it != g.tags.end())
+        s.dice_seed = std::strtoull(it->second.c_str(), nullptr, 10);
+    auto room = std::shared_ptr<Room>(new Room(std::move(id), s, env));
+    room->status_ = Status::Review;
+    room->start_fen_ = s.start_fen;
+    Position p = r.start;
+    std::size_t t = 0;  // the token of the record that gave each entry of r.moves
+    for (const auto& mv : r.moves) {
+        if (mv.rfind("out:", 0) == 0) {
+            const bool written = t < g.tokens.size() && g.tokens[t].removal;
+            room->removals_.push_back({room->moves_.size(), p.to_move(),
+                                       written ? "removed by the referee" : "no legal move"});
+            if (written) ++t;
+            p.eliminate_to_move();
+            continue;
+        }
+        auto m = parse_played_move(p, mv);
+        if (!std::holds_alternative<Move>(m)) break;
+        const Move move = std::get<Move>(m);
+        room->algebraic_.push_back(to_algebraic(p, move.bare()) +
+                                   (move.outcome_strength()
+                                        ? std::string(move.defender_won() ? "/D" : "/A") +
+                                              std::to_string(move.outcome_strength())
+                                        : std::string()));
+        room->movers_.push_back(p.to_move());
+        room->setup_.push_back(p.phase() != Phase::Play);
+        room->comments_.push_back(t < g.tokens.size() ? g.tokens[t].comment : "");
+        room->spindles_.push_back(t < g.tokens.size() && !g.tokens[t].spindles.empty()
+                                      ? "spindles " + g.tokens[t].spindles
+                                      : "");
+        room->moves_.push_back(mv);
+        p.do_move(move);
+        ++t;
+    }
+    const std::array<const char*, kColours> tags{"Green", "Blue", "Black"};
+    for (int c = 0; c < s.players; ++c) {
+        auto it = g.tags.find(tags[c]);
+        if (it == g.tags.end() && c == GREEN) it = g.tags.find("White");
+        if (it == g.tags.end() && c == BLUE && s.players == 2) it = g.tags.find("Black");
+        if (it != g.tags.end()) room->names_[c] = it->second;
+    }
+    room->result_ = g.result == "*" ? "" : g.result;
+    const auto scores = result_scores(room->result_, s.players);
+    room->outcome_ = {match::Outcome::Draw, match::Outcome::Draw, match::Outcome::Draw};
+    for (std::size_t c = 0; c < scores.size(); ++c)
+        room->outcome_[c] = scores[c] == 1   ? match::Outcome::Win
+                            : scores[c] == 0 ? match::Outcome::Loss
+                                             : match::Outcome::Draw;
+    if (auto it = g.tags.find("Termination"); it != g.tags.end()) room->termination_ = it->second;
+    room->changed();
+    return room;
+}
+
+// -- Stored state ------------------------------------------------------------------------
+
+json Room::to_json() const {
+    std::lock_guard lock(m_);
+    return to_json_locked();
+}
+
+json Room::to_json_locked() const {
+    json seats = json::array();
+    for (int c = 0; c < settings_.players; ++c) {
+        json opts = json::array();
+        for (const auto& [k, v] : settings_.seats[c].options) opts.push_back({k, v});
+        seats.push_back({{"person", settings_.seats[c].person},
+                         {"engine", settings_.seats[c].engine},
+                         {"options", opts},
+                         {"name", names_[c]},
+                         {"token", tokens_[c]},
+                         {"clock", clock_ms_[c]},
+                         {"outcome", outcome_name(outcome_[c])},
+                         {"draw_offer", draw_offer_[c]}});
+    }
+    json removals = json::array();
+    for (const auto& r : removals_)
+        removals.push_back(
+            {{"before", r.before_move}, {"colour", colour_name(r.colour)}, {"why", r.why}});
+    json moves = json::array();
+    for (std::size_t i = 0; i < moves_.size(); ++i)
+        moves.push_back({{"move", moves_[i]},
+                         {"san", algebraic_[i]},
+                         {"mover", colour_name(movers_[i])},
+                         {"setup", bool(setup_[i])},
+                         {"comment", comments_[i]},
+                         {"spindles", spindles_[i]}});
+    return {{"version", 1},
+            {"created", created_ms_},
+            {"status", status_name(status_)},
+            {"players", settings_.players},
+            {"rules", settings_.rules.to_string()},
+            {"tc", settings_.tc},
+            {"delay_ms", settings_.delay_ms},
+            {"movetime_ms", settings_.movetime_ms},
+            {"dice_seed", std::to_string(settings_.dice_seed)},
+            {"hide_others", settings_.hide_others},
+            {"start_fen", start_fen_},
+            {"first_ply", first_ply_},
+            {"seats", seats},
+            {"moves", moves},
+            {"removals", removals},
+            {"result", result_},
+            {"termination", termination_}};
+}
+
+std::variant<std::shared_ptr<Room>, std::string> Room::restore(std::string id, const json& st,
+                                                               RoomEnv env) {
+    try {
+        RoomSettings s;
+        s.players = st.at("players").get<int>();
+        if (s.players != 2 && s.players != 3) return "players is not 2 or 3";
+        for (const auto& w : words(st.at("rules").get<std::string>())) {
+            const auto eq = w.find('=');
+            if (eq == std::string::npos) return "rules: '" + w + "'";
+            if (auto err = s.rules.set(w.substr(0, eq), w.substr(eq + 1))) return "rules: " + *err;
+        }
+        s.tc = st.at("tc").get<std::string>();
+        s.delay_ms = st.at("delay_ms").get<std::int64_t>();
+        s.movetime_ms = st.at("movetime_ms").get<std::int64_t>();
+        s.dice_seed = std::stoull(st.at("dice_seed").get<std::string>());
+        s.hide_others = st.value("hide_others", false);
+        s.start_fen = st.at("start_fen").get<std::string>();
+        auto room = std::shared_ptr<Room>(new Room(std::move(id), s, env));
+        Room& r = *room;
+        r.created_ms_ = st.at("created").get<std::int64_t>();
+        r.start_fen_ = s.start_fen;
+        r.first_ply_ = st.value("first_ply", std::size_t(0));
+        const auto& seats = st.at("seats");
+        if (!seats.is_array() || int(seats.size()) != s.players) return "seats";
+        for (int c = 0; c < s.players; ++c) {
+            const auto& j = seats[std::size_t(c)];
+            SeatSpec& seat = r.settings_.seats[c];
+            seat.person = j.at("person").get<bool>();
+            seat.engine = j.at("engine").get<std::string>();
+            for (const auto& kv : j.at("options"))
+                seat.options.emplace_back(kv.at(0).get<std::string>(), kv.at(1).get<std::string>());
+            r.names_[c] = j.at("name").get<std::string>();
+            r.tokens_[c] = j.at("token").get<std::string>();
+            r.clock_ms_[c] = j.at("clock").get<std::int64_t>();
+            r.outcome_[c] = outcome_of(j.at("outcome").get<std::string>());
+            r.draw_offer_[c] = j.value("draw_offer", false);
+            r.absent_since_[c] = steady_ms();  // absent from now: the seat timeout starts anew
+        }
+        for (const auto& m : st.at("moves")) {
+            r.moves_.push_back(m.at("move").get<std::string>());
+            r.algebraic_.push_back(m.at("san").get<std::string>());
+            const auto mover = colour_of(m.at("mover").get<std::string>());
+            if (!mover) return "a move's mover";
+            r.movers_.push_back(*mover);
+            r.setup_.push_back(m.at("setup").get<bool>());
+            r.comments_.push_back(m.at("comment").get<std::string>());
+            r.spindles_.push_back(m.value("spindles", ""));
+        }
+        for (const auto& x : st.at("removals")) {
+            const auto c = colour_of(x.at("colour").get<std::string>());
+            if (!c) return "a removal's colour";
+            r.removals_.push_back({x.at("before").get<std::size_t>(), *c, x.at("why")});
+        }
+        r.result_ = st.at("result").get<std::string>();
+        r.termination_ = st.at("termination").get<std::string>();
+        const std::string status = st.at("status").get<std::string>();
+        r.status_ = status == "running"  ? Status::Running
+                    : status == "over"   ? Status::Over
+                    : status == "review" ? Status::Review
+                                         : Status::Waiting;
+        r.position_at_locked(-1);  // throws when the moves do not replay
+        if (r.status_ == Status::Running) {
+            std::lock_guard lock(r.m_);
+            r.status_ = Status::Waiting;
+            r.start_game();
+        }
+        return room;
+    } catch (const std::exception& e) {
+        return std::string("room ") + id + " cannot be read: " + e.what();
+    }
+}
+
+RoomSettings Room::settings() const {
+    std::lock_guard lock(m_);
+    return settings_;
+}
+
+// -- The game ----------------------------------------------------------------------------
+
+Room::Status Room::status() const {
+    std::lock_guard lock(m_);
+    return status_;
+}
+
+int Room::players() const {
+    return settings_.players;  // fixed at creation
+}
+
+int Room::plies() const {
+    std::lock_guard lock(m_);
+    return int(moves_.size());
+}
+
+void Room::keep_moves(std::size_t n) {
+    moves_.resize(n);
+    algebraic_.resize(n);
+    comments_.resize(n);
+    spindles_.resize(n);
+    movers_.resize(n);
+    setup_.resize(n);
+    while (!removals_.empty() && removals_.back().before_move > n) removals_.pop_back();
+}
+
+std::vector<std::string> Room::history_locked() const {
+    std::vector<std::string> h;
+    std::size_t r = 0;
+    for (std::size_t i = 0; i <= moves_.size(); ++i) {
+        for (; r < removals_.size() && removals_[r].before_move == i; ++r)
+            h.push_back("out:" + removals_[r].why);
+        if (i < moves_.size()) h.push_back(moves_[i]);
+    }
+    return h;
+}
+
+Position Room::position_at(int ply) const {
+    std::lock_guard lock(m_);
+    return position_at_locked(ply);
+}
+
+Position Room::position_at_locked(int ply) const {
+    Position p;
+    if (auto err = p.set(start_fen_, settings_.rules))
+        throw std::runtime_error("start position: " + *err);
+    const int n = ply < 0 ? int(moves_.size()) : std::min<int>(ply, int(moves_.size()));
+    std::size_t r = 0;
+    for (int i = 0; i < n; ++i) {
+        for (; r < removals_.size() && removals_[r].before_move == std::size_t(i); ++r)
+            if (p.players_in() > 1) p.eliminate_to_move();
+        auto m = parse_played_move(p, moves_[std::size_t(i)]);
+        if (!std::holds_alternative<Move>(m))
+            throw std::runtime_error("move " + std::to_string(i + 1) + ": " +
+                                     std::get<std::string>(m));
+        p.do_move(std::get<Move>(m));
+    }
+    if (ply < 0 || ply >= int(moves_.size()))
+        for (; r < removals_.size() && removals_[r].before_move == std::size_t(n); ++r)
+            if (p.players_in() > 1) p.eliminate_to_move();
+    return p;
+}
+
+bool Room::is_in_locked(Colour c) const {
+    if (outcome_[c] == match::Outcome::Loss) return false;
+    for (const auto& r : removals_)
+        if (r.colour == c) return false;
+    return true;
+}
+
+void Room::start_game() {
+    // m_ held; status Waiting: the players are made and the referee starts.
+    player_objs_.clear();
+    seat_objs_.clear();
+    humans_ = {};
+    for (int c = 0; c < settings_.players; ++c) {
+        const SeatSpec& seat = settings_.seats[c];
+        if (seat.person) {
+            auto h = std::make_unique<HumanPlayer>(names_[c], [this, c] {
+                std::lock_guard lock(m_);
+                return present_[c] == 0 && absent_since_[c] != 0 &&
+                       steady_ms() - absent_since_[c] > env_.seat_timeout_ms;
+            });
+            humans_[c] = h.get();
+            player_objs_.push_back(std::move(h));
+            continue;
+        }
+        match::EngineSpec spec;
+        for (const auto& e : *env_.engines)
+            if (e.spec.name == seat.engine) spec = e.spec;
+        spec.name = seat.engine;
+        for (const auto& kv : seat.options) spec.options.push_back(kv);
+        // The rules go to the engine as options too (SPEC 13), and the game size.
+        spec.options.emplace_back("Players", std::to_string(settings_.players));
+        for (const auto& w : words(settings_.rules.to_string()))
+            if (auto eq = w.find('='); eq != std::string::npos)
+                spec.options.emplace_back(w.substr(0, eq), w.substr(eq + 1));
+        player_objs_.push_back(std::make_unique<match::ProcessPlayer>(spec));
+    }
+    for (int c = 0; c < settings_.players; ++c)
+        seat_objs_.push_back(
+            std::make_unique<Seat>(*player_objs_[std::size_t(c)], *this, Colour(c)));
+    status_ = Status::Running;
+    start_referee();
+}
+
+void Room::start_referee() {
+    // m_ held; no referee thread runs.
+    match::GameConfig cfg;
+    cfg.players = settings_.players;
+    cfg.rules = settings_.rules;
+    cfg.start_fen = start_fen_;
+    cfg.history = history_locked();
+    cfg.start_clock_ms = clock_ms_;
+    cfg.dice_seed = settings_.dice_seed;
+    cfg.move_timeout_ms = 1000LL * 60 * 60 * 24 * 7;  // a person without a clock may think
+    if (!settings_.tc.empty()) {
+        cfg.tc = *match::TimeControl::parse(settings_.tc);
+        cfg.tc.delay_ms = settings_.delay_ms;
+    } else {
+        cfg.tc.movetime_ms = settings_.movetime_ms;
+        for (int c = 0; c < settings_.players; ++c)
+            if (settings_.seats[c].person) {
+                match::TimeControl none;
+                none.depth = 1;  // no limit for a person: the long move timeout applies
+                cfg.seat_tc[c] = none;
+            }
+    }
+    abandon_ = false;
+    cfg.abandon = &abandon_;
+    referee_running_ = true;
+    result_.clear();
+    termination_.clear();
+    const std::size_t kept = moves_.size();
+    std::vector<match::Player*> seats;
+    for (auto& s : seat_objs_) seats.push_back(s.get());
+    referee_ = std::thread([this, seats, cfg, kept] {
+        // Takes the referee's new moves (those after the history) into the room.
+        auto take = [this, kept](const match::GameRecord& g) {
+            keep_moves(kept);
+            for (std::size_t i = kept; i < g.moves.size(); ++i) {
+                moves_.push_back(g.moves[i]);
+                algebraic_.push_back(g.algebraic[i]);
+                comments_.push_back(i < g.comments.size() ? g.comments[i] : "");
+                spindles_.push_back(i < g.spindles.size() ? g.spindles[i] : "");
+                movers_.push_back(g.movers[i]);
+                setup_.push_back(g.setup_move[i]);
+                // An offer stands until another player moves (SPEC 27); a take-back
+                // request ends with any move.
+                for (int c = 0; c < kColours; ++c)
+                    if (c != g.movers[i]) draw_offer_[c] = false;
+                takeback_by_ = NO_COLOUR;
+            }
+            removals_ = g.removals;
+        };
+        auto on_move = [this, take](const match::GameRecord& g) {
+            {
+                std::lock_guard lock(m_);
+                take(g);
+            }
+            changed();
+        };
+        match::GameRecord g = match::play_game(seats, cfg, on_move);
+        std::vector<std::unique_ptr<match::Player>> ended_players;
+        std::vector<std::unique_ptr<Seat>> ended_seats;
+        {
+            std::lock_guard lock(m_);
+            referee_running_ = false;
+            clock_running_ = NO_COLOUR;
+            if (abandon_) return;  // the room ended or paused the game; it says how
+            take(g);
+            // The engines end (outside the lock: a process may take a moment to quit).
+            ended_players.swap(player_objs_);
+            ended_seats.swap(seat_objs_);
+            humans_ = {};
+            status_ = Status::Over;
+            if (!g.aborted.empty()) {
+                termination_ = "no game: " + g.aborted;
+            } else {
+                result_ = g.result();
+                termination_ = g.termination;
+                outcome_ = g.outcome;
+            }
+        }
+        changed();
+    });
+}
+
+void Room::stop_referee(std::unique_lock<std::mutex>& lock) {
+    if (!referee_.joinable()) return;
+    abandon_ = true;
+    for (auto* h : humans_)
+        if (h) h->abandon();
+    lock.unlock();
+    referee_.join();
+    lock.lock();
+    referee_running_ = false;
+    clock_running_ = NO_COLOUR;
+}
+
+void Room::finish(const std::string& result, const std::string& why,
+                  std::array<match::Outcome, kColours> outcome) {
+    status_ = Status::Over;
+    result_ = result;
+    termination_ = why;
+    outcome_ = outcome;
+    draw_offer_ = {};
+    takeback_by_ = NO_COLOUR;
+    player_objs_.clear();  // engines end
+    seat_objs_.clear();
+    humans_ = {};
+}
+
+void Room::changed() {
+    if (env_.store) {
+        std::lock_guard order(store_m_);
+        std::string state;
+        {
+            std::lock_guard lock(m_);
+            state = to_json_locked().dump();
+        }
+        try {
+            env_.store->save_room(id_, state, unix_ms());
+        } catch (const std::exception& e) {
+            spdlog::error("room {}: {}", id_, e.what());
+        }
+    }
+    // Called under listeners_m_, so that unsubscribe() returns only when no call is under
+    // way (a listener only marks its connection's view stale: it never blocks).
+    std::lock_guard lock(listeners_m_);
+    for (auto& [_, f] : listeners_) f();
+}
+
+// -- People ------------------------------------------------------------------------------
+
+std::optional<std::string> Room::sit(Colour c, const std::string& name, std::string& token) {
+    const auto clean = clean_name(name);
+    if (!clean) return "a name is 1 to 40 printable characters";
+    std::lock_guard control(control_m_);
+    {
+        std::lock_guard lock(m_);
+        if (c >= settings_.players) return "this game has no such seat";
+        if (status_ != Status::Waiting) return "the game has started: watch it";
+        if (!settings_.seats[c].person) return "an engine sits there";
+        if (!tokens_[c].empty()) return "that seat is taken";
+        token = random_hex(128);
+        tokens_[c] = token;
+        names_[c] = *clean;
+        absent_since_[c] = present_[c] ? 0 : steady_ms();
+        bool free_seat = false;
+        for (int o = 0; o < settings_.players; ++o)
+            free_seat |= settings_.seats[o].person && tokens_[o].empty();
+        if (!free_seat) start_game();
+    }
+    changed();
+    return std::nullopt;
+}
+
+std::optional<Colour> Room::seat_of(const std::string& token) const {
+    if (token.size() != 32) return std::nullopt;
+    std::lock_guard lock(m_);
+    for (int c = 0; c < settings_.players; ++c)
+        if (!tokens_[c].empty() && tokens_[c] == token) return Colour(c);
+    return std::nullopt;
+}
+
+void Room::attach(std::optional<Colour> c) {
+    {
+        std::lock_guard lock(m_);
+        if (!c) {
+            ++spectators_;
+            return;
+        }
+        ++present_[*c];
+        absent_since_[*c] = 0;
+    }
+    changed();
+}
+
+void Room::detach(std::optional<Colour> c) {
+    {
+        std::lock_guard lock(m_);
+        if (!c) {
+            spectators_ = std::max(0, spectators_ - 1);
+            return;
+        }
+        if (present_[*c] > 0 && --present_[*c] == 0) absent_since_[*c] = steady_ms();
+    }
+    changed();
+}
+
+std::optional<std::string> Room::move(Colour seat, const std::string& text) {
+    HumanPlayer* h = nullptr;
+    {
+        std::lock_guard lock(m_);
+        if (status_ != Status::Running) return "no game is running here";
+        const Position pos = position_at_locked(-1);
+        if (pos.to_move() != seat) return "it is not your turn";
+        h = humans_[seat];
+        if (!h || !h->waiting()) return "it is not your turn yet";
+        auto m = parse_move(pos, text);
+        if (auto* err = std::get_if<std::string>(&m)) return *err;
+    }
+    if (!h->submit(text)) return "the move came too late";
+    return std::nullopt;
+}
+
+std::optional<std::string> Room::offer_draw(Colour seat) {
+    std::lock_guard control(control_m_);
+    std::unique_lock lock(m_);
+    if (status_ != Status::Running) return "no game is running here";
+    if (!is_in_locked(seat)) return "you are out of the game";
+    for (int c = 0; c < settings_.players; ++c)
+        if (c != seat && is_in_locked(Colour(c)) && !settings_.seats[c].person)
+            return "an engine does not accept draw offers";
+    if (!draw_offer_[seat]) {
+        draw_offer_[seat] = true;
+        // Written `(=)` after the offerer's last move (SPEC 11.1, 27).
+        for (std::size_t i = moves_.size(); i-- > 0;)
+            if (movers_[i] == seat) {
+                if (algebraic_[i].find("(=)") == std::string::npos) algebraic_[i] += "(=)";
+                break;
+            }
+    }
+    bool all = true;
+    for (int c = 0; c < settings_.players; ++c)
+        if (is_in_locked(Colour(c))) all &= draw_offer_[c];
+    if (all) {
+        stop_referee(lock);
+        std::array<match::Outcome, kColours> o{};
+        for (int c = 0; c < kColours; ++c)
+            o[c] = is_in_locked(Colour(c)) ? match::Outcome::Draw : match::Outcome::Loss;
+        match::GameRecord g;
+        g.players = settings_.players;
+        g.outcome = o;
+        finish(g.result(), "draw by agreement", o);
+    }
+    lock.unlock();
+    changed();
+    return std::nullopt;
+}
+
+std::optional<std::string> Room::decline_draw(Colour seat) {
+    {
+        std::lock_guard lock(m_);
+        bool any = false;
+        for (int c = 0; c < kColours; ++c) any |= c != seat && draw_offer_[c];
+        if (!any) return "there is no draw offer";
+        for (int c = 0; c < kColours; ++c)
+            if (c != seat) draw_offer_[c] = false;
+    }
+    changed();
+    return std::nullopt;
+}
+
+std::optional<std::string> Room::resign(Colour seat) {
+    std::lock_guard control(control_m_);
+    std::unique_lock lock(m_);
+    if (status_ != Status::Running) return "no game is running here";
+    if (!is_in_locked(seat)) return "you are out of the game";
+    if (settings_.players == 2) {
+        stop_referee(lock);
+        std::array<match::Outcome, kColours> o{match::Outcome::Win, match::Outcome::Win,
+                                               match::Outcome::Draw};
+        o[seat] = match::Outcome::Loss;
+        match::GameRecord g;
+        g.players = 2;
+        g.outcome = o;
+        finish(g.result(), names_[seat] + " resigns", o);
+    } else if (auto* h = humans_[seat]) {
+        h->resign();  // out at once when to move, else at the next turn (SPEC 7)
+    }
+    lock.unlock();
+    changed();
+    return std::nullopt;
+}
+
+std::optional<std::string> Room::abort_game(Colour seat) {
+    std::lock_guard control(control_m_);
+    std::unique_lock lock(m_);
+    if (status_ != Status::Running && status_ != Status::Waiting)
+        return "there is no game to abort";
+    for (std::size_t i = 0; i < moves_.size(); ++i)
+        if (!setup_[i] && i >= first_ply_) return "the game has begun: offer a draw or resign";
+    stop_referee(lock);
+    finish("", "aborted by " + (names_[seat].empty() ? colour_name(seat) : names_[seat]), {});
+    lock.unlock();
+    changed();
+    return std::nullopt;
+}
+
+std::optional<std::string> Room::ask_takeback(Colour seat) {
+    std::unique_lock lock(m_);
+    if (status_ != Status::Running) return "no game is running here";
+    if (!is_in_locked(seat)) return "you are out of the game";
+    if (std::find(movers_.begin(), movers_.end(), seat) == movers_.end())
+        return "you have made no move to take back";
+    for (int c = 0; c < settings_.players; ++c)
+        if (c != seat && !settings_.seats[c].person && is_in_locked(Colour(c)) &&
+            !settings_.tc.empty())
+            return "an engine on the clock does not take moves back";
+    takeback_by_ = seat;
+    takeback_yes_ = {};
+    takeback_yes_[seat] = true;
+    lock.unlock();
+    return answer_takeback(seat, true);
+}
+
+std::optional<std::string> Room::answer_takeback(Colour seat, bool accept) {
+    std::lock_guard control(control_m_);
+    std::unique_lock lock(m_);
+    if (takeback_by_ == NO_COLOUR) return "nobody asked to take back";
+    if (!accept) {
+        takeback_by_ = NO_COLOUR;
+        lock.unlock();
+        changed();
+        return std::nullopt;
+    }
+    takeback_yes_[seat] = true;
+    for (int c = 0; c < settings_.players; ++c)
+        if (settings_.seats[c].person && is_in_locked(Colour(c)) && !takeback_yes_[c]) {
+            lock.unlock();
+            changed();  // waits for the others
+            return std::nullopt;
+        }
+    const Colour by = takeback_by_;
+    // The running clock keeps the time its player used before the take-back.
+    if (clock_running_ != NO_COLOUR && clock_ms_[clock_running_] >= 0)
+        clock_ms_[clock_running_] -= steady_ms() - clock_stamp_ms_;
+    const auto clocks = clock_ms_;
+    stop_referee(lock);
+    clock_ms_ = clocks;
+    // Back to before the requester's last move (an engine's answer goes with it).
+    std::size_t n = moves_.size();
+    while (n > 0 && movers_[n - 1] != by) --n;
+    if (n == 0)
+        n = moves_.size();  // (cannot happen: checked when asked)
+    else
+        --n;
+    keep_moves(n);
+    takeback_by_ = NO_COLOUR;
+    draw_offer_ = {};
+    for (auto* h : humans_)
+        if (h) h->reset();
+    start_referee();
+    lock.unlock();
+    changed();
+    return std::nullopt;
+}
+
+// -- Watching ----------------------------------------------------------------------------
+
+int Room::subscribe(std::function<void()> f) {
+    std::lock_guard lock(listeners_m_);
+    listeners_[next_listener_] = std::move(f);
+    return next_listener_++;
+}
+
+void Room::unsubscribe(int handle) {
+    std::lock_guard lock(listeners_m_);
+    listeners_.erase(handle);
+}
+
+json Room::summary() const {
+    std::lock_guard lock(m_);
+    json seats = json::array();
+    for (int c = 0; c < settings_.players; ++c)
+        seats.push_back({{"colour", colour_name(Colour(c))},
+                         {"name", names_[c]},
+                         {"kind", settings_.seats[c].person ? "person" : "engine"},
+                         {"free", settings_.seats[c].person && tokens_[c].empty()}});
+    const std::string variant = settings_.rules.variant_name();
+    return {{"id", id_},
+            {"status", status_name(status_)},
+            {"players", settings_.players},
+            {"seats", seats},
+            {"variant", variant.empty() ? "custom" : variant},
+            {"tc", settings_.tc},
+            {"plies", moves_.size()},
+            {"result", result_},
+            {"created", created_ms_}};
+}
+
+std::string Room::record() const {
+    std::lock_guard lock(m_);
+    match::GameRecord g;
+    g.players = settings_.players;
+    g.names = names_;
+    g.start_fen = start_fen_;
+    g.moves = moves_;
+    g.algebraic = algebraic_;
+    g.movers = movers_;
+    g.setup_move = setup_;
+    g.comments = comments_;
+    for (const auto& s : spindles_) g.spindles.push_back(s);
+    g.removals = removals_;
+    g.termination = termination_;
+    g.dice_seed = settings_.dice_seed;
+    g.outcome = outcome_;
+    match::GameConfig cfg;
+    cfg.players = settings_.players;
+    cfg.rules = settings_.rules;
+    if (!settings_.tc.empty()) cfg.tc = *match::TimeControl::parse(settings_.tc);
+    std::string pgn = match::to_pgn(g, cfg, 1, "klinzha-gui");
+    if (result_.empty()) {  // not finished: the result is `*`
+        const std::string r = g.result();
+        for (std::size_t at; (at = pgn.find("[Result \"" + r + "\"]")) != std::string::npos;)
+            pgn.replace(at, 10 + r.size(), "[Result \"*");
+        const auto last = pgn.rfind(r);
+        if (last != std::string::npos) pgn.replace(last, r.size(), "*");
+    }
+    return pgn;
+}
+
+json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) const {
+    std::lock_guard lock(m_);
+    const int n = int(moves_.size());
+    const bool at_end = ply < 0 || ply >= n;
+    const Position pos = position_at_locked(at_end ? -1 : ply);
+    const Colour stm = pos.to_move();
+    // What this seat may not see (SPEC 25 Blind builds on this; until then the test hook
+    // hide_others): the other colours' men while the game is not over.
+    const bool hiding =
+        settings_.hide_others && status_ != Status::Over && status_ != Status::Review;
+    Bitboard hidden = 0;
+    if (hiding)
+        for (int c = 0; c < settings_.players; ++c) {
+            if (seat && c == *seat) continue;
+            hidden |= pos.pieces(Colour(c));
+            if (pos.heart(Colour(c)) != NO_CELL) hidden |= bit(pos.heart(Colour(c)));
+        }
+    auto visible_move = [&](std::size_t i) { return !hiding || (seat && movers_[i] == *seat); };
+
+    const bool you_to_move = seat && status_ == Status::Running && at_end && stm == *seat &&
+                             humans_[stm] && humans_[stm]->waiting();
+    json legal = json::array();
+    if (you_to_move) {
+        MoveList l;
+        generate_legal(pos, l);
+        for (Move m : l) {
+            json j{{"move", move_to_string(m)},
+                   {"san", to_algebraic(pos, m)},
+                   {"to", geo::cell_name(m.to())}};
+            switch (m.kind()) {
+                case Move::Place:
+                    j["kind"] = "place";
+                    j["piece"] = std::string(1, kPieceChar[m.placed_type()]);
+                    break;
+                case Move::PlaceHeart:
+                    j["kind"] = "heart";
+                    break;
+                default:
+                    j["kind"] = "play";
+                    j["from"] = geo::cell_name(m.from());
+                    j["carry"] = m.carries_heart();
+            }
+            legal.push_back(j);
+        }
+    }
+    json moves = json::array();
+    for (std::size_t i = 0; i < moves_.size(); ++i) {
+        const bool v = visible_move(i);
+        moves.push_back({{"move", v ? moves_[i] : "?"},
+                         {"san", v ? algebraic_[i] : "?"},
+                         {"mover", colour_name(movers_[i])},
+                         {"setup", bool(setup_[i])},
+                         {"comment", v ? comments_[i] : ""},
+                         {"spindles", v ? spindles_[i] : ""}});
+    }
+    json seats = json::array();
+    for (int c = 0; c < settings_.players; ++c) {
+        const bool person = settings_.seats[c].person;
+        seats.push_back({{"colour", colour_name(Colour(c))},
+                         {"name", names_[c]},
+                         {"kind", person ? "person" : "engine"},
+                         {"free", person && tokens_[c].empty()},
+                         {"present", !person || present_[c] > 0},
+                         {"in", is_in_locked(Colour(c))},
+                         {"outcome", status_ == Status::Over || status_ == Status::Review
+                                         ? json(outcome_name(outcome_[c]))
+                                         : json(nullptr)},
+                         {"draw_offer", draw_offer_[c]}});
+    }
+    json clocks = json::array();
+    const bool ticking = referee_running_ && clock_running_ != NO_COLOUR;
+    for (int c = 0; c < settings_.players; ++c)
+        clocks.push_back(clock_ms_[c] < 0 ? json(nullptr)
+                                          : json(clock_ms_[c] - (ticking && clock_running_ == c
+                                                                     ? steady_ms() - clock_stamp_ms_
+                                                                     : 0)));
+    // What this seat may do now.
+    bool begun = false;
+    for (std::size_t i = 0; i < moves_.size(); ++i) begun |= !setup_[i];
+    const bool playing = seat && status_ == Status::Running && is_in_locked(*seat);
+    bool other_person = false;
+    for (int c = 0; c < settings_.players; ++c)
+        other_person |= (!seat || c != *seat) && settings_.seats[c].person;
+    json can{
+        {"move", you_to_move},
+        {"resign", playing},
+        {"draw", playing && !draw_offer_[*seat]},
+        {"abort", seat && (status_ == Status::Waiting || (status_ == Status::Running && !begun))},
+        {"takeback", playing && std::find(movers_.begin(), movers_.end(), *seat) != movers_.end()},
+        {"sit", !seat && status_ == Status::Waiting},
+        // Analysis: never while the game runs for someone seated against a person.
+        {"analyse", status_ != Status::Running || !seat || !other_person},
+        {"play_on", status_ == Status::Over || status_ == Status::Review}};
+    std::string status;
+    if (status_ == Status::Waiting)
+        status = "Waiting for players";
+    else if (status_ == Status::Running)
+        status = (you_to_move ? std::string("Your move") : names_[stm] + " to move") + " (" +
+                 colour_name(stm) + ", " + phase_name(pos.phase()) + ")";
+    else if (result_.empty())
+        status = termination_.empty() ? "No result" : termination_;
+    else
+        status = "Game over: " + result_ + " (" + termination_ + ")";
+    json winners = json::array();
+    if (!result_.empty())
+        for (int c = 0; c < settings_.players; ++c)
+            if (outcome_[c] == match::Outcome::Win)
+                winners.push_back(names_[c].empty() ? colour_name(Colour(c)) : names_[c]);
+    SvgOptions so;
+    so.view = orientation;
+    so.hidden = hidden;
+    json out{{"type", "state"},
+             {"room", id_},
+             {"status", status_name(status_)},
+             {"you", seat ? json(colour_name(*seat)) : json(nullptr)},
+             {"svg", board_svg(pos, so)},
+             {"players", settings_.players},
+             {"rules", settings_.rules.to_string()},
+             {"variant", settings_.rules.variant_name()},
+             {"tc", settings_.tc},
+             {"to_move", colour_name(stm)},
+             {"phase", phase_name(pos.phase())},
+             {"ply", at_end ? n : ply},
+             {"plies", n},
+             {"moves", moves},
+             {"legal", legal},
+             {"seats", seats},
+             {"clocks", clocks},
+             {"clock_running", ticking ? colour_name(clock_running_) : ""},
+             {"result", result_},
+             {"termination", termination_},
+             {"winners", winners},
+             {"takeback_by",
+              takeback_by_ == NO_COLOUR ? json(nullptr) : json(colour_name(takeback_by_))},
+             {"can", can},
+             {"view", colour_name(orientation)},
+             {"status_text", status}};
+    if (!hidden) out["fen"] = pos.fen();
+    return out;
+}
+
+}  // namespace klinzha::gui

@@ -1,0 +1,213 @@
+// tools/gui/room.h: a room of klinzha-gui: one game, its seats (two or three, each a person
+// or an engine), its referee and clocks, and what each seat may see. The connections that
+// watch a room (connection.h) are apart from it: they subscribe, and on each change ask
+// player_view() for their own view, the one place where a view is computed.
+//
+// The game is refereed by the match runner's referee (match::play_game, tools/match/
+// referee.h) on a thread of the room's own, persons being HumanPlayers. A take-back, a
+// restart of the server, or a resumed game start the referee again with the moves so far as
+// its history (GameConfig::history) and the clocks as they were.
+//
+// Between people (RH 5.3, 9.1, SPEC 27, docs/gui.md "Rooms"): draw offers that every player
+// still in must accept (engines never accept; recorded `(=)`), resignation (two players:
+// the game ends; three: the player goes out at once when to move, else at its next turn, as
+// on flag fall, SPEC 7), take-back by agreement of every other person (engines agree when
+// the game has no clock), abort before every player has moved. A person's seat left empty
+// for `Env::seat_timeout_ms` while it is to move loses on time.
+//
+// Nothing lost: every change is written to the Store (store.h) as the room's JSON state
+// (to_json), and restore() builds the room again from it; a running game goes on from its
+// last move with the clocks as they were then.
+//
+// Thread safety: every public member may be called from any thread. Listeners are called
+// without the room's lock held, from the thread that made the change.
+// Errors: members that act for a seat return an error message (nothing changed) or nullopt.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include "engine/position.h"
+#include "engine/rules.h"
+#include "engines.h"
+#include "human_player.h"
+#include "player.h"
+#include "referee.h"
+
+namespace klinzha::gui {
+
+class Store;
+
+/// One seat as its creator chose it: a person, or an engine the server offers with the
+/// options the page set (already checked against the operator's allowed list).
+struct SeatSpec {
+    bool person = true;
+    std::string engine;  ///< the engine's name (EngineEntry::spec.name) when !person
+    std::vector<std::pair<std::string, std::string>> options;
+};
+
+/// How a room's game is played; kept with the room.
+struct RoomSettings {
+    int players = 2;
+    Rules rules;
+    std::string tc;                   ///< "[moves/]seconds[+inc]"; "" = no clock
+    std::int64_t delay_ms = 0;        ///< time delay per move (RH 6.2), with a clock
+    std::int64_t movetime_ms = 1000;  ///< an engine's time per move when there is no clock
+    std::string start_fen;            ///< SPEC 10, canonical ("" = the standard start)
+    /// Moves played before the game (a record played on from a ply): GameConfig::history.
+    std::vector<std::string> history;
+    std::array<SeatSpec, kColours> seats;
+    std::uint64_t dice_seed = 0;  ///< Kinta (SPEC 26)
+    /// Test hook until the Blind game (SPEC 25) exists: every seat sees only its own men.
+    bool hide_others = false;
+};
+
+/// What a room needs from its server.
+struct RoomEnv {
+    const std::vector<EngineEntry>* engines = nullptr;
+    Store* store = nullptr;                 ///< nullptr: nothing kept (tests)
+    std::int64_t seat_timeout_ms = 120000;  ///< an empty seat to move loses on time after this
+};
+
+class Room {
+  public:
+    enum class Status { Waiting, Running, Over, Review };
+
+    /// A new room with id `id`. Checks the settings (rules for the player count, the start
+    /// position, the time control, engines known): returns the room or an error message.
+    /// The game starts when every person's seat is taken (at once when there is none).
+    static std::variant<std::shared_ptr<Room>, std::string> create(std::string id,
+                                                                   RoomSettings settings,
+                                                                   RoomEnv env);
+    /// A room to read a game record in (no seats to take): its moves, result and names.
+    static std::variant<std::shared_ptr<Room>, std::string> review(std::string id,
+                                                                   const std::string& record,
+                                                                   std::size_t game, RoomEnv env);
+    /// The room kept as `state` (to_json). A running game goes on: its engines start again
+    /// and the referee resumes from the last move with the clocks as stored.
+    static std::variant<std::shared_ptr<Room>, std::string> restore(std::string id,
+                                                                    const nlohmann::json& state,
+                                                                    RoomEnv env);
+    /// Stops the referee and ends the engines. The stored state is left as it was (a running
+    /// game resumes when the server starts again).
+    ~Room();
+    Room(const Room&) = delete;
+    Room& operator=(const Room&) = delete;
+
+    const std::string& id() const { return id_; }
+    Status status() const;
+    int players() const;
+
+    // People at the board.
+    /// Takes the free person's seat c for `name` (1-40 printable characters); `token` gets
+    /// the seat's secret (128 random bits, hex), which alone lets a connection act for it.
+    std::optional<std::string> sit(Colour c, const std::string& name, std::string& token);
+    /// The seat a token holds, or nullopt.
+    std::optional<Colour> seat_of(const std::string& token) const;
+    /// A connection arrives at (or leaves) seat c, or watches (nullopt): presence.
+    void attach(std::optional<Colour> c);
+    void detach(std::optional<Colour> c);
+
+    std::optional<std::string> move(Colour seat, const std::string& move);
+    std::optional<std::string> offer_draw(Colour seat);
+    std::optional<std::string> decline_draw(Colour seat);
+    std::optional<std::string> resign(Colour seat);
+    std::optional<std::string> abort_game(Colour seat);
+    std::optional<std::string> ask_takeback(Colour seat);
+    std::optional<std::string> answer_takeback(Colour seat, bool accept);
+
+    // Watching.
+    /// Calls `f` after every change (moves, clocks started, seats, offers, the end). Returns
+    /// a handle for unsubscribe.
+    int subscribe(std::function<void()> f);
+    void unsubscribe(int handle);
+    /// What `seat` (nullopt: a spectator) sees at ply `ply` (-1: the last), the board drawn
+    /// with `orientation`'s region at the bottom: the one function that computes a view
+    /// (docs/gui.md "state"). Men hidden from the seat appear nowhere in it.
+    nlohmann::json player_view(std::optional<Colour> seat, int ply, Colour orientation) const;
+    /// The position after `ply` plies (-1: the last), as the game's referee sees it.
+    Position position_at(int ply) const;
+    int plies() const;
+    /// The game record (PGN style, tools/match: comments and the result kept).
+    std::string record() const;
+    /// One line of the lobby: id, status, players, seats (names, free), rules, clock.
+    nlohmann::json summary() const;
+    /// The whole state as kept in the store (no runtime objects).
+    nlohmann::json to_json() const;
+    /// The settings (for "play on from here").
+    RoomSettings settings() const;
+
+  private:
+    Room(std::string id, RoomSettings settings, RoomEnv env);
+    struct Seat;
+    void start_game();     ///< m_ held; makes the players and starts the referee
+    void start_referee();  ///< m_ held; the referee from the moves so far
+    void stop_referee(std::unique_lock<std::mutex>& lock);  ///< joins the referee thread
+    void finish(const std::string& result_kind, const std::string& why,
+                std::array<match::Outcome, kColours> outcome);  ///< m_ held
+    void changed();  ///< stores the state and tells the listeners (m_ not held)
+    void keep_moves(std::size_t n);
+    Position position_at_locked(int ply) const;
+    nlohmann::json to_json_locked() const;
+    bool is_in_locked(Colour c) const;
+    std::vector<std::string> history_locked() const;  ///< moves with `out:` tokens
+
+    const std::string id_;
+    RoomEnv env_;
+    /// Serialises what stops the referee (resign, agreed draw, abort, take-back, the end);
+    /// taken before m_.
+    std::mutex control_m_;
+    mutable std::mutex m_;
+    std::mutex store_m_;  ///< orders the store's writes (taken without m_)
+    RoomSettings settings_;
+    std::int64_t created_ms_ = 0;
+    std::size_t first_ply_ = 0;  ///< moves before it came with the room (a record played on)
+    Status status_ = Status::Waiting;
+    std::array<std::string, kColours> names_, tokens_;
+    std::array<int, kColours> present_{};
+    std::array<std::int64_t, kColours> absent_since_{};  ///< steady ms; 0 = present
+    int spectators_ = 0;
+
+    // The game (m_): moves and what the referee said of them.
+    std::string start_fen_;
+    std::vector<std::string> moves_, algebraic_, comments_, spindles_;
+    std::vector<Colour> movers_;
+    std::vector<bool> setup_;
+    std::vector<match::GameRecord::Removal> removals_;
+    std::string result_, termination_;
+    std::array<match::Outcome, kColours> outcome_{};
+    std::array<std::int64_t, kColours> clock_ms_{-1, -1, -1};
+    Colour clock_running_ = NO_COLOUR;
+    std::int64_t clock_stamp_ms_ = 0;  ///< steady ms when clock_ms_ was read
+    std::array<bool, kColours> draw_offer_{};
+    Colour takeback_by_ = NO_COLOUR;
+    std::array<bool, kColours> takeback_yes_{};
+
+    // The referee (m_ for the fields; the thread runs without it).
+    std::vector<std::unique_ptr<match::Player>> player_objs_;
+    std::vector<std::unique_ptr<Seat>> seat_objs_;
+    std::array<HumanPlayer*, kColours> humans_{};
+    std::thread referee_;
+    std::atomic<bool> abandon_{false};
+    bool referee_running_ = false;
+
+    std::mutex listeners_m_;
+    std::map<int, std::function<void()>> listeners_;
+    int next_listener_ = 1;
+};
+
+/// Random bits as lowercase hex (std::random_device): room ids (64 bits), seat tokens (128).
+std::string random_hex(int bits);
+
+}  // namespace klinzha::gui
