@@ -6,6 +6,10 @@
 // its folder, foreign Host and Origin headers (a real handshake through Beast).
 #include <doctest/doctest.h>
 
+// Before Boost 1.74's asio, whose awaitable.hpp needs std::exchange (its own block, so
+// clang-format keeps it first).
+#include <utility>
+
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -18,7 +22,6 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
-#include <utility>  // (before Boost 1.74's asio, whose awaitable.hpp needs std::exchange)
 #include <vector>
 
 #include "connection.h"
