@@ -1,18 +1,24 @@
 #!/usr/bin/python3
-"""klinzha-gui in a real browser (headless Chromium through Selenium), issue 10.
+"""klinzha-gui in real browsers (headless Chromium through Selenium), issue 16.
 
 usage: browser_test.py BUILD_DIR
 
-Starts klinzha-gui on a free port with the klinzha beside it, then drives the page the way a
-person would, by clicks, through the test hooks documented in docs/gui.md (data-cell,
-data-man, #fen, #status, #moves, window.klinzha.state). Each check prints PASS or FAIL; the
-exit status is the number of failures. Debian's Python (/usr/bin/python3) has selenium.
+Starts klinzha-gui on a free port with a database of its own, then, the way people would:
+three browsers play a three-player game by clicks in one room while a fourth watches; a
+reload rejoins the seat; a take-back by agreement; a draw agreed by all three; a person
+against the engine whose server is killed mid-game and started again (the game goes on); a
+WebSocket handshake from a foreign origin refused; the board whole at a phone's width; no
+console errors. Test hooks (docs/gui.md): data-cell, data-man, #status, #moves,
+window.klinzha.state. Each check prints PASS or FAIL; the exit status is the number of
+failures. Debian's Python (/usr/bin/python3) has selenium.
 """
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 from selenium import webdriver
@@ -20,6 +26,9 @@ from selenium.webdriver.common.by import By
 
 BUILD = sys.argv[1] if len(sys.argv) > 1 else 'build/release'
 KLINZHA = os.path.abspath(os.path.join(BUILD, 'klinzha'))
+DB = os.path.join(tempfile.mkdtemp(prefix='klinzha-gui-'), 'gui.sqlite3')
+FEN3 = ('3 Hh79,Qh35,Rd49,Ni99,Ni45,Pi88,Ph68,Pf58,Wh45 Hg36,Qg13,Bi23,Nc29,Nb18,Pi12,Pg36,Wg24 '
+        'Hf37,Rd16,Bb29,Ng68,Nf26,Pe38,Wd17 b play 1 20')
 failures = 0
 
 
@@ -43,161 +52,227 @@ def wait_for(fn, seconds, step=0.1):
     return None
 
 
-server = subprocess.Popen(
-    [os.path.join(BUILD, 'klinzha-gui'), '--port', '0',
-     '--engine', f'klinzha={KLINZHA}',
-     '--engine', f'victim={KLINZHA} --Hash 3'],
-    stdout=subprocess.PIPE, text=True, start_new_session=True)
-line = server.stdout.readline()
-m = re.search(r'http://[\d.]+:(\d+)/', line)
-if not m:
-    print('FAIL klinzha-gui did not print its address:', line)
-    sys.exit(1)
-url = f'http://127.0.0.1:{m.group(1)}/'
-
-opts = webdriver.ChromeOptions()
-for a in ('--headless=new', '--no-sandbox', '--disable-dev-shm-usage', '--window-size=1400,1000'):
-    opts.add_argument(a)
-driver = webdriver.Chrome(options=opts)
-d = driver
+def start_server(port=0):
+    p = subprocess.Popen(
+        [os.path.join(BUILD, 'klinzha-gui'), '--port', str(port), '--db', DB,
+         '--engine', f'klinzha={KLINZHA}'],
+        stdout=subprocess.PIPE, text=True, start_new_session=True)
+    line = p.stdout.readline()
+    m = re.search(r'http://[\d.]+:(\d+)/', line)
+    if not m:
+        print('FAIL klinzha-gui did not print its address:', line)
+        sys.exit(1)
+    return p, int(m.group(1))
 
 
-def state():
+def browser(width=1400, height=1000):
+    opts = webdriver.ChromeOptions()
+    for a in ('--headless=new', '--no-sandbox', '--disable-dev-shm-usage', f'--window-size={width},{height}'):
+        opts.add_argument(a)
+    opts.set_capability('goog:loggingPrefs', {'browser': 'ALL'})
+    return webdriver.Chrome(options=opts)
+
+
+def state(d):
     return d.execute_script('return window.klinzha.state')
 
 
-def select(id_, value):
+def select(d, id_, value):
     d.execute_script(f'const s=document.getElementById("{id_}"); s.value="{value}"; s.dispatchEvent(new Event("change"));')
 
 
-def start_game(players, seats, movetime=100, tc=''):
-    select('players', str(players))
-    for i, s in enumerate(seats):
-        select(f'seat-{i}', s)
-    d.find_element(By.ID, 'movetime').clear()
-    d.find_element(By.ID, 'movetime').send_keys(str(movetime))
-    d.find_element(By.ID, 'tc').clear()
-    if tc:
-        d.find_element(By.ID, 'tc').send_keys(tc)
-    d.find_element(By.ID, 'start').click()
-    wait_for(lambda: state()['running'] and not state()['result'], 20)
-
-
-def click_cell(name):
+def click_cell(d, name):
     d.execute_script(f'document.querySelector(\'#board [data-cell="{name}"]\').dispatchEvent(new MouseEvent("click", {{bubbles: true}}))')
 
 
-try:
+def play_a_move(d, k=0):
+    """Plays a legal move by clicks (the k-th legal one); True when the server took it."""
+    s = state(d)
+    if not s or not s['can']['move']:
+        return False
+    plies = s['plies']
+    mv = s['legal'][k % len(s['legal'])]
+    if s['phase'] == 'place':
+        d.find_element(By.CSS_SELECTOR, f'#tray button[data-piece="{mv["piece"]}"]').click()
+        click_cell(d, mv['to'])
+    elif s['phase'] == 'heart':
+        click_cell(d, mv['to'])
+    else:
+        click_cell(d, mv['from'])
+        click_cell(d, mv['to'])
+        if not d.find_element(By.ID, 'carry-choice').get_attribute('hidden'):
+            d.find_element(By.ID, 'carry-yes' if mv['carry'] else 'carry-no').click()
+    return wait_for(lambda: state(d)['plies'] > plies or state(d)['result'], 10, 0.05)
+
+
+def create(d, players, seats, fen='', tc='', name='Ann'):
+    """The lobby's form: seats are 'me', 'person' or 'engine:<name>'. Returns the room id."""
+    d.find_element(By.ID, 'name').clear()
+    d.find_element(By.ID, 'name').send_keys(name)
+    select(d, 'players', str(players))
+    for i, s in enumerate(seats):
+        select(d, f'seat-{i}', s)
+    d.find_element(By.ID, 'tc').clear()
+    if tc:
+        d.find_element(By.ID, 'tc').send_keys(tc)
+    d.find_element(By.ID, 'movetime').clear()
+    d.find_element(By.ID, 'movetime').send_keys('200')
+    d.find_element(By.ID, 'start-fen').clear()
+    if fen:
+        d.find_element(By.ID, 'start-fen').send_keys(fen)
+    d.find_element(By.ID, 'create').click()
+    wait_for(lambda: state(d) and state(d)['room'], 10)
+    return state(d)['room']
+
+
+def sit(d, url, colour, name):
     d.get(url)
-    check(wait_for(lambda: d.find_element(By.ID, 'seat-0'), 10) is not None, 'the page loads and lists seats')
-    check(len(d.find_elements(By.CSS_SELECTOR, '[data-cell]')) == 81 or wait_for(lambda: len(d.find_elements(By.CSS_SELECTOR, '[data-cell]')) == 81, 5), 'the board has 81 cells with data-cell')
+    d.execute_script(f'localStorage.setItem("klinzha-name", "{name}")')
+    b = wait_for(lambda: d.find_element(By.CSS_SELECTOR, f'button.sit[data-colour="{colour}"]'), 10)
+    if b:
+        b.click()
+    return wait_for(lambda: state(d)['you'] == colour, 10)
 
-    # 1. Two players: a person (green) against the engine, from the empty board to the end, by clicks.
-    start_game(2, ['human', 'klinzha'], movetime=50)
-    clicks = 0
-    end = time.time() + 240
-    while time.time() < end:
-        s = state()
-        if s and s['result']:
-            break
-        if not s or not s['human_to_move']:
-            time.sleep(0.05)
-            continue
-        plies = s['plies']
-        legal = s['legal']
-        if s['phase'] == 'place':
-            mv = legal[0]
-            d.find_element(By.CSS_SELECTOR, f'#tray button[data-piece="{mv["piece"]}"]').click()
-            check(bool(d.find_elements(By.CSS_SELECTOR, '#board .cell.dest')), 'picking a piece shows where it may go') if clicks == 0 else None
-            click_cell(mv['to'])
-        elif s['phase'] == 'heart':
-            click_cell(legal[0]['to'])
-        else:
-            # Prefer a heart capture or a capture, else the first move: a person who plays quickly.
-            mv = legal[(plies * 7) % len(legal)]
-            click_cell(mv['from'])
-            click_cell(mv['to'])
-            if not d.find_element(By.ID, 'carry-choice').get_attribute('hidden'):
-                d.find_element(By.ID, 'carry-yes' if mv['carry'] else 'carry-no').click()
-        clicks += 1
-        wait_for(lambda: state()['plies'] > plies or state()['result'], 10, 0.02)
-    s = state()
-    check(bool(s['result']), f'the person-vs-engine game ends with a result ({s["result"]}: {s["termination"]}) after {s["plies"]} plies')
-    check('Game over' in d.find_element(By.ID, 'status').text, '#status tells the result')
-    check(len(d.find_elements(By.CSS_SELECTOR, '#moves li')) == s['plies'], '#moves lists every move, setup included')
-    check(s['moves'][0]['setup'] and not s['moves'][-1]['setup'], 'the move list starts with the setup and ends in play')
 
-    # 2. A record saved and loaded back shows the same position.
-    fen_end = d.find_element(By.ID, 'fen').text
-    d.find_element(By.ID, 'save').click()
-    check(wait_for(lambda: '[' in d.find_element(By.ID, 'record').get_attribute('value'), 5), 'save writes a record')
-    d.find_element(By.ID, 'first').click()
-    wait_for(lambda: state()['ply'] == 0, 5)
-    check(d.find_element(By.ID, 'fen').text != fen_end, 'stepping back shows an earlier position')
-    d.find_element(By.ID, 'load').click()
-    check(wait_for(lambda: d.find_element(By.ID, 'fen').text == fen_end, 10), 'the loaded record shows the same final position')
+def handshake_status(port, origin):
+    s = socket.create_connection(('127.0.0.1', port), 5)
+    s.sendall((f'GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: {origin}\r\nUpgrade: websocket\r\n'
+               'Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n'
+               'Sec-WebSocket-Version: 13\r\n\r\n').encode())
+    head = s.recv(1024).decode(errors='replace')
+    s.close()
+    m = re.match(r'HTTP/1\.1 (\d+)', head)
+    return int(m.group(1)) if m else -1
 
-    # 3. Analysis shows at least two MultiPV lines, and follows stepping through the game.
-    # A position from the middle of the game (its last ones may have a single legal move).
-    setup_plies = sum(1 for m in state()['moves'] if m['setup'])
-    target = min(setup_plies + 1, state()['plies'] - 1)
-    d.find_element(By.CSS_SELECTOR, f'#moves li[data-ply="{target}"]').click()
-    wait_for(lambda: state()['ply'] == target, 5)
-    d.find_element(By.ID, 'multipv').clear()
-    d.find_element(By.ID, 'multipv').send_keys('2')
-    d.find_element(By.ID, 'analyse').click()
-    check(wait_for(lambda: len(d.find_elements(By.CSS_SELECTOR, '#analysis tr.line')) >= 2, 20), 'analysis shows two MultiPV lines')
-    check(wait_for(lambda: d.find_elements(By.CSS_SELECTOR, '#board .best-arrow'), 10), 'the best move is drawn as an arrow')
-    d.find_element(By.ID, 'analyse-stop').click()
 
-    # 4. Three engines play a game to its end.
-    start_game(3, ['klinzha', 'klinzha', 'klinzha'], movetime=20)
-    check(wait_for(lambda: state()['result'], 300, 0.5), 'a three-player game of engines reaches a result')
-    s = state()
-    print('     three-player game:', s['result'], s['termination'], s['plies'], 'plies')
-    check(len(d.find_elements(By.CSS_SELECTOR, '[data-man]')) > 0, 'men are drawn with data-man')
+server, port = start_server()
+base = f'http://127.0.0.1:{port}/'
+drivers = []
+try:
+    a, b, c, w = (browser() for _ in range(4))
+    drivers = [a, b, c, w]
+    a.get(base)
+    check(wait_for(lambda: a.find_element(By.ID, 'seat-0'), 10) is not None, 'the lobby loads with the new-game form')
+    check(wait_for(lambda: a.find_element(By.CSS_SELECTOR, '#rules input[type=checkbox]'), 5) is not None,
+          'rule options are checkboxes, selects and numbers, not free text')
 
-    # 5. An engine killed mid-game: an error on the page, and the page stays usable.
-    start_game(2, ['human', 'victim'], movetime=5000)
-    # The person places until the engine must think, then the engine is killed.
-    wait_for(lambda: state()['human_to_move'], 10)
-    s = state()
-    d.find_element(By.CSS_SELECTOR, f'#tray button[data-piece="{s["legal"][0]["piece"]}"]').click()
-    click_cell(s['legal'][0]['to'])
-    wait_for(lambda: state()['plies'] >= 1, 5)
-    time.sleep(0.5)
-    # Anchored: the server's own command line names the victim's command too.
-    subprocess.run(['pkill', '-f', '^' + re.escape(KLINZHA) + ' --Hash 3'], check=False)
-    # The person goes on placing (a whole set comes first) until the dead engine is asked.
-    end = time.time() + 30
-    while time.time() < end and not d.find_element(By.ID, 'errors').text:
-        s = state()
-        if s['human_to_move'] and s['phase'] == 'place':
-            d.find_element(By.CSS_SELECTOR, f'#tray button[data-piece="{s["legal"][0]["piece"]}"]').click()
-            click_cell(s['legal'][0]['to'])
-            wait_for(lambda: state()['plies'] > s['plies'], 5, 0.02)
-        elif s['human_to_move'] and s['phase'] == 'heart':
-            click_cell(s['legal'][0]['to'])
-            wait_for(lambda: state()['plies'] > s['plies'], 5, 0.02)
-        time.sleep(0.1)
-    check(wait_for(lambda: d.find_element(By.ID, 'errors').text, 20), 'the dead engine shows an error: ' + d.find_element(By.ID, 'errors').text[:80])
-    check(wait_for(lambda: state()['result'] or not state()['running'], 10), 'the game ends and the state is kept: ' + d.find_element(By.ID, 'status').text)
-    start_game(2, ['human', 'klinzha'], movetime=50)
-    ok = wait_for(lambda: state()['human_to_move'] and state()['plies'] == 0, 10)
-    s = state()
-    check(ok, 'a new game starts after the error' + ('' if ok else f": running {s['running']} plies {s['plies']} human_to_move {s['human_to_move']} status {s['status']!r} errors {d.find_element(By.ID, 'errors').text[:200]!r}"))
+    # 1. Three people in one room, a fourth watching.
+    room = create(a, 3, ['person', 'me', 'person'], fen=FEN3, name='Bea')
+    url = base + 'game/' + room
+    check(state(a)['you'] == 'b' and state(a)['status'] == 'waiting', 'the creator sits at Blue and the room waits')
+    check(sit(b, url, 'g', 'Gus') is not None, 'a second browser takes Green by a click')
+    check(sit(c, url, 'k', 'Kim') is not None, 'a third browser takes Black by a click')
+    w.get(url)
+    check(wait_for(lambda: state(w)['status'] == 'running', 10), 'the game starts when every seat is taken; a fourth browser watches')
+    check(state(w)['you'] is None and not state(w)['legal'], 'the spectator has no seat and no legal moves')
+    by_colour = {'g': b, 'b': a, 'k': c}
+    moved = 0
+    for i in range(6):
+        s = state(w)
+        d = by_colour[s['to_move']]
+        if wait_for(lambda: state(d)['can']['move'], 10) and play_a_move(d, i * 3):
+            moved += 1
+    check(moved == 6, f'six moves played by clicks in turn ({moved})')
+    check(wait_for(lambda: state(w)['plies'] == 6, 10), 'the spectator sees every move')
+    check(len(w.find_elements(By.CSS_SELECTOR, '#moves li')) == 6, 'the spectator\'s move list shows them')
 
-    # 6. Bad input from the page: an error, nothing changed.
-    before = d.find_element(By.ID, 'fen').text
-    d.find_element(By.ID, 'fen-input').send_keys('3 nonsense')
-    d.find_element(By.ID, 'set-fen').click()
-    check(wait_for(lambda: 'set_position' in d.find_element(By.ID, 'errors').text, 5), 'a bad position string is refused with an error')
-    check(d.find_element(By.ID, 'fen').text == before, 'the position shown is unchanged')
-    d.save_screenshot(os.path.join('/tmp', 'klinzha-gui-test.png'))
-finally:
-    driver.quit()
-    os.killpg(server.pid, signal.SIGTERM)
+    # 2. A reload mid-game rejoins the seat.
+    b.refresh()
+    check(wait_for(lambda: state(b)['you'] == 'g' and state(b)['plies'] == 6, 10), 'a reload rejoins the seat (the token is kept)')
+
+    # 3. Take-back by agreement: the last mover asks, the two others allow it.
+    last = state(w)['moves'][-1]['mover']
+    asker = by_colour[last]
+    wait_for(lambda: not asker.find_element(By.ID, 'ask-takeback').get_attribute('hidden'), 5)
+    asker.find_element(By.ID, 'ask-takeback').click()
+    for col, d in by_colour.items():
+        if col != last:
+            btn = wait_for(lambda: d.find_element(By.ID, 'accept-takeback') if not d.find_element(By.ID, 'accept-takeback').get_attribute('hidden') else None, 10)
+            if btn:
+                btn.click()
+    check(wait_for(lambda: state(w)['plies'] == 5, 10), 'a take-back agreed by the others takes the move back')
+    check(wait_for(lambda: state(asker)['can']['move'], 10) and play_a_move(asker), 'and its player moves again')
+
+    # 4. A draw agreed by all three.
+    for d in (a, b, c):
+        for bid in ('offer-draw', 'accept-draw'):
+            el = d.find_element(By.ID, bid)
+            if not el.get_attribute('hidden'):
+                el.click()
+                break
+        time.sleep(0.3)
+    check(wait_for(lambda: state(w)['result'] == '1/2-1/2-1/2', 10), 'a draw agreed by every player ends the game: ' + str(state(w)['result']))
+    check(wait_for(lambda: 'Draw' in a.find_element(By.ID, 'result-text').text, 5), 'a dialog says the result and why')
+    check('agreement' in state(w)['termination'], 'the termination says draw by agreement')
+    a.find_element(By.ID, 'result-close').click()
+    a.find_element(By.ID, 'save').click()
+    check(wait_for(lambda: '(=)' in a.find_element(By.ID, 'record').get_attribute('value'), 5), 'the record writes the offers (=)')
+    for d in (a, b, c, w):
+        d.quit()
+    drivers = []
+
+    # 5. A person against the engine; the server killed mid-game and started again.
+    p = browser()
+    drivers = [p]
+    p.get(base)
+    wait_for(lambda: p.find_element(By.ID, 'seat-0'), 10)
+    room = create(p, 2, ['me', 'engine:klinzha'], tc='600+5', name='Ann')
+    for i in range(4):
+        wait_for(lambda: state(p)['can']['move'], 20)
+        play_a_move(p, i)
+    wait_for(lambda: state(p)['can']['move'], 20)
+    before = state(p)['plies']
+    check(before >= 4, f'person and engine play ({before} plies)')
+    os.killpg(server.pid, signal.SIGKILL)
     server.wait(10)
+    check(wait_for(lambda: not p.execute_script('return window.klinzha.connected'), 10), 'the page sees the server gone')
+    seen = p.execute_script('return window.klinzha.states')
+    server, _ = start_server(port)
+    check(wait_for(lambda: p.execute_script('return window.klinzha.states') > seen and state(p)['plies'] == before and state(p)['status'] == 'running' and state(p)['you'] == 'g', 20),
+          'after a restart the page reconnects to its room, seat and moves')
+    clocks = state(p)['clocks']
+    check(clocks[0] is not None and 500000 < clocks[0] <= 620000, f'the clocks are as they were ({clocks})')
+    check(wait_for(lambda: state(p)['can']['move'], 20) and play_a_move(p),
+          'the game goes on ' + p.find_element(By.ID, 'errors').text[:200])
+    # (in the setup the person may place several men before the engine is asked)
+    for i in range(12):
+        if any(m['mover'] == 'b' for m in state(p)['moves'][before:]):
+            break
+        if wait_for(lambda: state(p)['can']['move'] or any(m['mover'] == 'b' for m in state(p)['moves'][before:]), 20) and state(p)['can']['move']:
+            play_a_move(p, i)
+    check(wait_for(lambda: any(m['mover'] == 'b' for m in state(p)['moves'][before:]), 30), 'the engine answers after the restart')
+    wait_for(lambda: not p.find_element(By.ID, 'resign').get_attribute('hidden'), 5)
+    p.find_element(By.ID, 'resign').click()
+    p.switch_to.alert.accept()
+    check(wait_for(lambda: state(p)['result'] == '0-1', 10), 'resigning ends the game 0-1')
+    logs = [e for e in p.get_log('browser') if e['level'] == 'SEVERE' and 'favicon' in e['message']]
+    check(not logs, 'no console error for the favicon')
+
+    # 6. A foreign page may not open the WebSocket.
+    check(handshake_status(port, f'http://127.0.0.1:{port}') == 101, 'the page\'s own origin opens /ws')
+    check(handshake_status(port, 'http://evil.example.com') == 403, 'a foreign origin gets 403')
+
+    # 7. A phone's width shows the whole board.
+    ph = browser(400, 800)
+    drivers.append(ph)
+    ph.get(base + 'game/' + room)
+    wait_for(lambda: ph.find_element(By.CSS_SELECTOR, '#board svg'), 10)
+    # (headless Chromium's narrowest window is 500 px: the check is against its own width)
+    width, inner = ph.execute_script('return [document.querySelector("#board svg").getBoundingClientRect().right, window.innerWidth]')
+    check(width is not None and width <= inner, f'at a phone\'s width the board fits the screen (right edge {width} of {inner})')
+    ph.save_screenshot('/tmp/klinzha-gui-phone.png')
+    p.save_screenshot('/tmp/klinzha-gui-test.png')
+finally:
+    for d in drivers:
+        try:
+            d.quit()
+        except Exception:
+            pass
+    try:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(10)
+    except Exception:
+        pass
 
 print(f'{failures} failure(s)')
 sys.exit(min(failures, 100))

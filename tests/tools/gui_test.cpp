@@ -248,6 +248,41 @@ TEST_CASE("gui store: a server killed mid-game shows the room again and the game
     std::filesystem::remove(db);
 }
 
+TEST_CASE("gui store: a game against an engine resumes after a restart, and the engine answers") {
+    const auto db = std::filesystem::temp_directory_path() / "klinzha-gui-test2.sqlite3";
+    std::filesystem::remove(db);
+    gui::RoomSettings s = two_people();
+    s.tc = "600+5";
+    s.seats[BLUE].person = false;
+    s.seats[BLUE].engine = "klinzha";
+    std::string id, tg;
+    int before = 0;
+    {
+        gui::Store store(db.string());
+        gui::Lobby lobby(engines(), &store, {});
+        auto room = make_room(lobby, s);
+        id = room->id();
+        REQUIRE_FALSE(room->sit(GREEN, "Ann", tg));
+        for (int i = 0; i < 3; ++i) REQUIRE(play_first(*room, GREEN));
+        REQUIRE(
+            eventually([&] { return room->player_view(GREEN, -1, GREEN)["can"]["move"] == true; }));
+        before = room->plies();
+    }
+    gui::Store store(db.string());
+    gui::Lobby lobby(engines(), &store, {});
+    CHECK(lobby.restore().empty());
+    auto room = lobby.find(id);
+    REQUIRE(room);
+    CHECK(room->plies() == before);
+    INFO(room->player_view(GREEN, -1, GREEN).dump().substr(0, 400));
+    REQUIRE(play_first(*room, GREEN));
+    CHECK(eventually([&] {
+        return room->plies() >= before + 2 ||
+               room->player_view(GREEN, -1, GREEN)["can"]["move"] == true;
+    }));
+    std::filesystem::remove(db);
+}
+
 TEST_CASE("gui view: a seat's messages hold no man hidden from it (the Blind test hook)") {
     gui::Lobby lobby(engines(), nullptr, {});
     gui::RoomSettings s = two_people();

@@ -158,7 +158,7 @@ json Connection::welcome() const {
     return {{"type", "welcome"}, {"engines", engines}, {"rules", rules}, {"variants", variants}};
 }
 
-void Connection::join(const std::shared_ptr<Room>& room, const std::string& token) {
+void Connection::join(std::shared_ptr<Room> room, const std::string& token) {
     leave();
     room_ = room;
     seat_ = token.empty() ? std::nullopt : room->seat_of(token);

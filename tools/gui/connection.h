@@ -52,7 +52,7 @@ class Connection {
     void run();
     void error(const std::string& message);
     void send_view();
-    void join(const std::shared_ptr<Room>& room, const std::string& token);
+    void join(std::shared_ptr<Room> room, const std::string& token);  // (by value: it may be room_)
     void leave();
     void follow_analysis();
     void on_create(const nlohmann::json& msg);

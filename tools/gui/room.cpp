@@ -608,6 +608,12 @@ void Room::stop_referee(std::unique_lock<std::mutex>& lock) {
     abandon_ = true;
     for (auto* h : humans_)
         if (h) h->abandon();
+    // An engine thinking is told to stop, so a resignation or an agreed draw takes effect
+    // at once, not when its move is ready (its move may still be recorded first).
+    if (clock_running_ != NO_COLOUR && !settings_.seats[clock_running_].person &&
+        std::size_t(clock_running_) < player_objs_.size())
+        if (auto* p = dynamic_cast<match::ProcessPlayer*>(player_objs_[clock_running_].get()))
+            p->send_line("stop");
     lock.unlock();
     referee_.join();
     lock.lock();

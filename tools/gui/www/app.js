@@ -1,16 +1,24 @@
-// klinzha-gui page logic (docs/gui.md). The server draws the board (the same SVG code as
-// `klinzha svg`) and referees the game; this module only shows what the server sends and
-// turns clicks into the WebSocket messages of docs/gui.md.
+// klinzha-gui's page (docs/gui.md): the lobby at /, a room at /game/<id>. The server draws
+// the board (the SVG code of `klinzha svg`), referees the games and computes what this seat
+// may see; this module shows what it sends and turns clicks, drags and keys into the
+// WebSocket messages of docs/gui.md. A seat's token is kept in localStorage, so a reload or
+// another tab of this browser rejoins the seat.
 const $ = (id) => document.getElementById(id);
 let ws = null;
 let state = null;        // the last "state" message
-let welcome = null;      // the "welcome" message: engines, rules, variants
-let picked = null;       // a picked cell (play) or piece letter (placement)
+let welcome = null;      // "welcome": engines, rules, variants
+let picked = null;       // a picked cell (play) or piece letter (placement: kept between moves)
 let pendingCarry = null; // [leave, carry] moves waiting for the person's choice
 let analysis = null;     // the last "analysis" message
+let lastResult = '';     // the result the dialog was shown for
+let roomId = (location.pathname.match(/^\/game\/([0-9a-f]+)$/) || [])[1] || null;
+const tokenKey = (id) => 'klinzha-token-' + id;
 
-// For tests and other tools driving the page (docs/gui.md): the last state and analysis.
-window.klinzha = { get state() { return state; }, get analysis() { return analysis; } };
+// For tests and tools driving the page (docs/gui.md): the last state and analysis.
+// `states` counts the states received (a reconnection is seen by it growing again).
+let states = 0;
+window.klinzha = { get state() { return state; }, get analysis() { return analysis; }, get states() { return states; },
+                   get connected() { return !!ws && ws.readyState === 1; } };
 
 function send(msg) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(msg)); }
 
@@ -18,53 +26,91 @@ function showError(text) {
   const d = document.createElement('div');
   d.textContent = text;
   $('errors').prepend(d);
-  while ($('errors').children.length > 5) $('errors').lastChild.remove();
+  while ($('errors').children.length > 4) $('errors').lastChild.remove();
+  setTimeout(() => d.remove(), 15000);
 }
 
 function connect() {
-  ws = new WebSocket(`ws://${location.host}/ws`);
-  ws.onopen = () => send({ type: 'hello' });
-  ws.onclose = () => { $('status').textContent = 'Disconnected from klinzha-gui (reload to reconnect)'; };
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  ws = new WebSocket(`${scheme}://${location.host}/ws`);
+  ws.onopen = () => {
+    $('status').textContent = roomId ? 'Joining…' : 'Lobby';
+    const hello = { type: 'hello' };
+    if (roomId) { hello.room = roomId; hello.token = localStorage.getItem(tokenKey(roomId)) || ''; }
+    send(hello);
+    if (!roomId) send({ type: 'lobby' });
+  };
+  ws.onclose = () => { $('status').textContent = 'Disconnected: reconnecting…'; setTimeout(connect, 1500); };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
-    if (msg.type === 'welcome') { welcome = msg; fillForms(); }
-    else if (msg.type === 'state') { state = msg; picked = null; pendingCarry = null; render(); }
-    else if (msg.type === 'analysis') { analysis = msg; renderAnalysis(); }
-    else if (msg.type === 'record') { $('record').value = msg.pgn; }
-    else if (msg.type === 'error') { showError(msg.message); }
+    switch (msg.type) {
+      case 'welcome': welcome = msg; fillForms(); break;
+      case 'lobby': renderLobby(msg.rooms); break;
+      case 'created': if (msg.room !== roomId) { roomId = msg.room; history.pushState({}, '', '/game/' + msg.room); } break;
+      case 'seat': localStorage.setItem(tokenKey(msg.room), msg.token); break;
+      case 'joined': roomId = msg.room; showRoom(); break;
+      case 'state': ++states; onState(msg); break;
+      case 'analysis': analysis = msg; renderAnalysis(); break;
+      case 'record': $('record').value = msg.pgn; break;
+      case 'games': pickGame(msg.games); break;
+      case 'error': showError(msg.message); break;
+    }
   };
+}
+
+// -- Lobby --------------------------------------------------------------------------------
+
+function renderLobby(rooms) {
+  $('lobby').hidden = false; $('room').hidden = true;
+  const tb = document.querySelector('#rooms tbody');
+  tb.innerHTML = '';
+  for (const r of rooms) {
+    const tr = tb.insertRow();
+    const a = document.createElement('a');
+    a.href = '/game/' + r.id; a.textContent = r.id.slice(0, 6);
+    tr.insertCell().appendChild(a);
+    tr.insertCell().textContent = `${r.players}p ${r.variant}`;
+    tr.insertCell().textContent = r.seats.map((s) => s.free ? `${s.colour}: (free)` : `${s.colour}: ${s.name}`).join(', ');
+    tr.insertCell().textContent = r.tc || '–';
+    tr.insertCell().textContent = r.status + (r.result ? ' ' + r.result : '');
+  }
 }
 
 function fillForms() {
   const v = $('variant');
   v.innerHTML = '';
-  for (const name of welcome.variants) v.add(new Option(name, name));
+  for (const x of welcome.variants) v.add(new Option(x.name, x.name));
   const ae = $('analysis-engine');
   ae.innerHTML = '';
   for (const e of welcome.engines) ae.add(new Option(e.name, e.name));
+  // Rule options typed from the rule table: checkboxes, selects, spins.
   const rules = $('rules');
   rules.innerHTML = '';
   for (const r of welcome.rules) {
     const l = document.createElement('label');
     l.title = r.help;
-    l.textContent = r.name + ' ';
-    const i = document.createElement('input');
-    i.size = 8; i.dataset.rule = r.name; i.placeholder = r.default;
-    l.appendChild(i);
+    let i;
+    if (r.type === 'check') { i = document.createElement('input'); i.type = 'checkbox'; i.checked = r.default === 'true'; }
+    else if (r.type === 'combo') { i = document.createElement('select'); for (const c of r.choices) i.add(new Option(c, c)); i.value = r.default; }
+    else { i = document.createElement('input'); i.type = 'number'; i.min = r.min; i.max = r.max; i.value = r.default; i.size = 4; }
+    i.dataset.rule = r.name; i.dataset.default = r.default;
+    l.append(i, ' ' + r.name);
     rules.appendChild(l);
   }
   const eo = $('engine-options');
   eo.innerHTML = '';
   for (const e of welcome.engines)
     for (const o of e.options) {
-      if (o.type === 'button') continue;
       const l = document.createElement('label');
-      l.textContent = `${e.name}: ${o.name} `;
-      const i = document.createElement('input');
-      i.size = 8; i.dataset.engine = e.name; i.dataset.option = o.name; i.placeholder = o.default;
-      l.appendChild(i);
+      let i;
+      if (o.type === 'check') { i = document.createElement('input'); i.type = 'checkbox'; i.checked = o.default === 'true'; }
+      else if (o.type === 'combo') { i = document.createElement('select'); for (const c of o.vars) i.add(new Option(c, c)); i.value = o.default; }
+      else { i = document.createElement('input'); i.type = 'number'; i.min = o.min; i.max = o.max; i.value = o.default; i.size = 5; }
+      i.dataset.engine = e.name; i.dataset.option = o.name; i.dataset.default = o.default;
+      l.append(`${e.name}: ${o.name} `, i);
       eo.appendChild(l);
     }
+  $('name').value = localStorage.getItem('klinzha-name') || $('name').value;
   fillSeats();
 }
 
@@ -77,126 +123,251 @@ function fillSeats() {
     l.textContent = c + ' ';
     const s = document.createElement('select');
     s.id = 'seat-' + i;
-    s.add(new Option('human', 'human'));
-    for (const e of welcome.engines) s.add(new Option(e.name, e.name));
-    if (i > 0 && welcome.engines.length) s.selectedIndex = 1;
+    s.add(new Option('me', 'me'));
+    s.add(new Option('a person', 'person'));
+    for (const e of welcome.engines) s.add(new Option(e.name, 'engine:' + e.name));
+    s.value = i === 0 ? 'me' : (welcome.engines.length ? 'engine:' + welcome.engines[0].name : 'person');
     l.appendChild(s);
     seats.appendChild(l);
   });
+  // Variants that do not fit the player count are marked (the server refuses them too).
+  for (const o of $('variant').options) {
+    const v = welcome.variants.find((x) => x.name === o.value);
+    o.disabled = v && v.players && v.players !== n;
+  }
+  if ($('variant').selectedOptions[0]?.disabled) $('variant').value = 'romulan-heart';
 }
 
-function newGame() {
-  const n = Number($('players').value);
+function seatsFromForm(n) {
   const seats = [];
-  for (let i = 0; i < n; ++i) seats.push($('seat-' + i).value);
+  let sit = null;
+  for (let i = 0; i < n; ++i) {
+    const v = $('seat-' + i).value;
+    if (v === 'me') { if (sit === null) sit = 'gbk'[i]; seats.push({ kind: 'person' }); }
+    else if (v === 'person') seats.push({ kind: 'person' });
+    else {
+      const engine = v.slice(7), options = {};
+      for (const i2 of document.querySelectorAll(`#engine-options [data-engine="${engine}"]`)) {
+        const val = i2.type === 'checkbox' ? String(i2.checked) : i2.value;
+        if (val !== i2.dataset.default) options[i2.dataset.option] = val;
+      }
+      seats.push({ kind: 'engine', engine, options });
+    }
+  }
+  return { seats, sit };
+}
+
+function createRoom() {
+  const n = Number($('players').value);
   const rules = {};
-  for (const i of document.querySelectorAll('#rules input')) if (i.value) rules[i.dataset.rule] = i.value;
-  const engine_options = {};
-  for (const i of document.querySelectorAll('#engine-options input'))
-    if (i.value) (engine_options[i.dataset.engine] ??= {})[i.dataset.option] = i.value;
-  send({ type: 'new_game', players: n, seats, variant: $('variant').value, rules, engine_options,
-         tc: $('tc').value.trim(), delay: Number($('delay').value) || 0,
-         movetime: Number($('movetime').value) || 1000 });
+  for (const i of document.querySelectorAll('#rules [data-rule]')) {
+    const val = i.type === 'checkbox' ? String(i.checked) : i.value;
+    if (val !== i.dataset.default) rules[i.dataset.rule] = val;
+  }
+  const { seats, sit } = seatsFromForm(n);
+  localStorage.setItem('klinzha-name', $('name').value);
+  send({ type: 'create', players: n, variant: $('variant').value, rules, seats, sit, name: $('name').value,
+         tc: $('tc').value.trim(), delay: Number($('delay').value) || 0, movetime: Number($('movetime').value) || 1000,
+         fen: $('start-fen').value.trim() });
+}
+
+function pickGame(games) {
+  const s = $('load-game');
+  s.innerHTML = '';
+  s.add(new Option(`${games.length} games: pick one`, ''));
+  for (const g of games) s.add(new Option(`${g.index + 1}. ${g.green} - ${g.blue}${g.black ? ' - ' + g.black : ''} ${g.result}`, g.index));
+  s.hidden = false;
+  s.onchange = () => { if (s.value !== '') send({ type: 'load', record: $('load-record').value, game: Number(s.value) }); };
+}
+
+// -- Room ---------------------------------------------------------------------------------
+
+function showRoom() { $('lobby').hidden = true; $('room').hidden = false; }
+
+function onState(msg) {
+  const samePly = state && state.ply === msg.ply && state.plies === msg.plies;
+  state = msg;
+  if (!samePly) pendingCarry = null;
+  if (typeof picked === 'string' && picked.length > 1 && !samePly) picked = null;  // a picked cell
+  showRoom();
+  render();
+  if (state.result && state.result !== lastResult && state.status === 'over' && state.plies > 0 && state.ply === state.plies) {
+    lastResult = state.result;
+    const winners = state.winners.length ? state.winners.join(' and ') + (state.winners.length > 1 ? ' win' : ' wins') : 'Draw';
+    $('result-text').textContent = `${winners}: ${state.result} (${state.termination})`;
+    if (!$('result-dialog').open) $('result-dialog').showModal?.();
+  }
 }
 
 function movesFrom(cell) { return state.legal.filter((m) => m.kind === 'play' && m.from === cell); }
 
+function tryMove(from, to) {
+  const ms = movesFrom(from).filter((m) => m.to === to);
+  if (ms.length === 1) { send({ type: 'move', move: ms[0].move }); return true; }
+  if (ms.length === 2) { pendingCarry = ms; $('carry-choice').hidden = false; return true; }
+  return false;
+}
+
 function onCellClick(cell) {
-  if (!state || !state.human_to_move || pendingCarry) return;
+  if (!state || !state.can.move || pendingCarry) return;
   if (state.phase === 'place') {
     if (!picked) { showError('pick a piece from the tray first'); return; }
     const m = state.legal.find((x) => x.kind === 'place' && x.piece === picked && x.to === cell);
     if (m) send({ type: 'move', move: m.move });
+    else showError(`a ${picked} may not be placed on ${cell}`);
     return;
   }
   if (state.phase === 'heart') {
     const m = state.legal.find((x) => x.kind === 'heart' && x.to === cell);
-    if (m) send({ type: 'move', move: m.move });
+    if (m) send({ type: 'move', move: m.move }); else showError(`the heart may not go to ${cell}`);
     return;
   }
-  if (picked) {
-    const ms = movesFrom(picked).filter((m) => m.to === cell);
-    if (ms.length === 1) { send({ type: 'move', move: ms[0].move }); return; }
-    if (ms.length === 2) {  // carry the heart or leave it: ask
-      pendingCarry = ms;
-      $('carry-choice').hidden = false;
-      return;
-    }
-  }
-  picked = movesFrom(cell).length ? cell : null;
+  if (picked && picked !== cell && tryMove(picked, cell)) return;
+  if (picked && picked !== cell && !movesFrom(cell).length) showError(`${cell}: not a move for the man on ${picked}`);
+  picked = movesFrom(cell).length && picked !== cell ? cell : null;
   markBoard();
 }
 
+const NS = 'http://www.w3.org/2000/svg';
+function centre(name) {
+  const g = document.querySelector(`#board [data-cell="${name}"] polygon`);
+  if (!g) return null;
+  const b = g.getBBox();
+  const p = g.getAttribute('points').trim().split(/\s+/).map((xy) => xy.split(',').map(Number));
+  return [(p[0][0] + p[1][0] + p[2][0]) / 3 || b.x + b.width / 2, (p[0][1] + p[1][1] + p[2][1]) / 3 || b.y + b.height / 2];
+}
+
 function markBoard() {
+  for (const e of document.querySelectorAll('#board .dot, #board .picked-outline')) e.remove();
   for (const g of document.querySelectorAll('#board [data-cell]')) g.classList.remove('dest', 'picked');
-  if (!state) return;
+  if (!state || !state.can.move) return;
   let dests = [];
   if (state.phase === 'play' && picked) {
-    document.querySelector(`#board [data-cell="${picked}"]`)?.classList.add('picked');
+    const g = document.querySelector(`#board [data-cell="${picked}"]`);
+    if (g) {
+      g.classList.add('picked');
+      const o = document.createElementNS(NS, 'polygon');
+      o.setAttribute('points', g.querySelector('polygon').getAttribute('points'));
+      o.setAttribute('class', 'picked-outline');
+      g.appendChild(o);
+    }
     dests = movesFrom(picked).map((m) => m.to);
   } else if (state.phase === 'place' && picked) {
     dests = state.legal.filter((m) => m.piece === picked).map((m) => m.to);
-  } else if (state.phase === 'heart' && state.human_to_move) {
+  } else if (state.phase === 'heart') {
     dests = state.legal.filter((m) => m.kind === 'heart').map((m) => m.to);
   }
-  for (const d of dests) document.querySelector(`#board [data-cell="${d}"]`)?.classList.add('dest');
+  for (const d of new Set(dests)) {
+    const g = document.querySelector(`#board [data-cell="${d}"]`);
+    const c = centre(d);
+    if (!g || !c) continue;
+    g.classList.add('dest');
+    const dot = document.createElementNS(NS, 'circle');
+    const capture = !!g.querySelector('[data-man]');
+    dot.setAttribute('class', 'dot' + (capture ? ' capture' : ''));
+    dot.setAttribute('cx', c[0]); dot.setAttribute('cy', c[1]); dot.setAttribute('r', capture ? 17 : 6);
+    g.appendChild(dot);
+  }
 }
 
 function renderTray() {
   const tray = $('tray');
   tray.innerHTML = '';
-  if (!state.human_to_move || state.phase !== 'place') return;
+  if (!state.can.move || state.phase !== 'place') { $('hint').textContent = state.can.move && state.phase === 'heart' ? 'Place your heart: click a marked cell.' : ''; return; }
   const counts = {};
-  for (const m of state.legal) if (m.kind === 'place') counts[m.piece] = true;
+  for (const m of state.legal) if (m.kind === 'place') counts[m.piece] = (counts[m.piece] || 0) + 1;
+  if (picked && !counts[picked]) picked = null;
+  if (!picked) picked = Object.keys(counts)[0] || null;  // the tray keeps its pick
   for (const p of Object.keys(counts)) {
     const b = document.createElement('button');
     b.textContent = p;
     b.dataset.piece = p;
+    b.title = `${counts[p]} cells`;
     if (picked === p) b.classList.add('picked');
     b.onclick = () => { picked = p; renderTray(); markBoard(); };
     tray.appendChild(b);
   }
+  $('hint').textContent = `Place a ${picked}: click a marked cell (or pick another piece).`;
 }
 
 function fmtClock(ms) {
-  if (ms === null) return '–';
+  if (ms === null || ms === undefined) return '–';
   const neg = ms < 0; ms = Math.abs(ms);
   const s = Math.floor(ms / 1000), m = Math.floor(s / 60);
-  return (neg ? '-' : '') + m + ':' + String(s % 60).padStart(2, '0') + '.' + Math.floor((ms % 1000) / 100);
+  return (neg ? '-' : '') + m + ':' + String(s % 60).padStart(2, '0') + (s < 20 ? '.' + Math.floor((ms % 1000) / 100) : '');
 }
 
 let clockBase = 0;
-function renderClocks() {
-  const el = $('clocks');
-  el.innerHTML = '';
+function renderPlayers() {
+  const box = $('players-box');
+  box.innerHTML = '';
   if (!state) return;
   const elapsed = performance.now() - clockBase;
   state.seats.forEach((s, i) => {
-    const span = document.createElement('span');
-    span.id = 'clock-' + s.colour;
+    const d = document.createElement('div');
+    d.className = `player ${s.colour}` + (state.to_move === s.colour && state.status === 'running' ? ' to-move' : '') +
+      (state.clock_running === s.colour ? ' running' : '');
+    d.id = 'player-' + s.colour;
+    const who = document.createElement('div');
+    const name = s.free ? '(free seat)' : s.name + (s.kind === 'engine' ? ' (engine)' : '');
+    who.textContent = `${({ g: 'Green', b: 'Blue', k: 'Black' })[s.colour]}: ${name}` + (state.you === s.colour ? ' — you' : '') +
+      (s.outcome ? ` · ${s.outcome}` : '') + (!s.in && state.status === 'running' ? ' · out' : '');
+    if (s.free && state.can.sit) {
+      const b = document.createElement('button');
+      b.textContent = 'Sit here';
+      b.className = 'sit';
+      b.dataset.colour = s.colour;
+      b.onclick = () => send({ type: 'sit', colour: s.colour, name: localStorage.getItem('klinzha-name') || 'Player' });
+      who.append(' ', b);
+    }
+    if (!s.present && !s.free) { const a = document.createElement('span'); a.className = 'absent'; a.textContent = ' (away)'; who.appendChild(a); }
+    if (s.draw_offer) { const a = document.createElement('span'); a.className = 'offer'; a.textContent = ' offers a draw'; who.appendChild(a); }
+    const clock = document.createElement('div');
+    clock.className = 'clock';
+    clock.id = 'clock-' + s.colour;
     let ms = state.clocks[i];
     if (ms !== null && state.clock_running === s.colour) ms -= elapsed;
-    if (state.clock_running === s.colour) span.classList.add('running');
-    span.textContent = `${s.colour} ${s.name}: ${fmtClock(ms)}`;
-    el.appendChild(span);
+    clock.textContent = fmtClock(ms);
+    d.append(who, clock);
+    box.appendChild(d);
   });
 }
-setInterval(renderClocks, 100);
+setInterval(() => { if (state && state.clock_running) renderPlayers(); }, 200);
+
+function renderActions() {
+  const c = state.can, me = state.you;
+  const others = state.seats.filter((s) => s.colour !== me);
+  const offered = others.some((s) => s.draw_offer);
+  $('resign').hidden = !c.resign;
+  $('offer-draw').hidden = !c.draw || offered;
+  $('accept-draw').hidden = !(c.draw && offered);
+  $('decline-draw').hidden = !(me && offered && state.status === 'running');
+  $('ask-takeback').hidden = !c.takeback || !!state.takeback_by;
+  $('accept-takeback').hidden = !(me && state.takeback_by && state.takeback_by !== me);
+  $('decline-takeback').hidden = $('accept-takeback').hidden;
+  $('abort').hidden = !c.abort;
+  $('play-on').hidden = !c.play_on;
+  $('analyse').disabled = !c.analyse;
+}
 
 function render() {
   clockBase = performance.now();
   $('board').innerHTML = state.svg;
-  for (const g of document.querySelectorAll('#board [data-cell]'))
+  for (const g of document.querySelectorAll('#board [data-cell]')) {
     g.addEventListener('click', () => onCellClick(g.dataset.cell));
-  $('fen').textContent = state.fen;
-  $('status').textContent = state.status;
+    g.addEventListener('pointerdown', (e) => { dragFrom = g.dataset.cell; e.preventDefault(); });
+  }
+  $('fen').textContent = state.fen || '(hidden)';
+  $('status').textContent = state.status_text;
   $('view').value = state.view;
-  $('carry-choice').hidden = true;
+  $('carry-choice').hidden = !pendingCarry;
   const ol = $('moves');
   ol.innerHTML = '';
   state.moves.forEach((m, i) => {
     const li = document.createElement('li');
-    li.textContent = `${m.mover}: ${m.san}` + (m.comment ? `  {${m.comment}}` : '');
+    li.textContent = `${m.mover}: ${m.san}`;
+    if (m.comment) { const s = document.createElement('span'); s.className = 'comment'; s.textContent = ` {${m.comment}}`; li.appendChild(s); }
+    if (m.spindles) li.title = m.spindles;
     li.dataset.ply = i + 1;
     if (i + 1 === state.ply) li.classList.add('current');
     li.onclick = () => send({ type: 'goto', ply: i + 1 });
@@ -205,64 +376,99 @@ function render() {
   ol.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
   renderTray();
   markBoard();
-  renderClocks();
+  renderPlayers();
+  renderActions();
   renderAnalysis();
 }
 
-function cellCentre(name) {
-  const g = document.querySelector(`#board [data-cell="${name}"] polygon`);
-  if (!g) return null;
-  const b = g.getBBox();
-  return [b.x + b.width / 2, b.y + b.height / 2];
-}
+// Drag and drop: press on a man, release on its destination (click-click works too).
+let dragFrom = null;
+document.addEventListener('pointerup', (e) => {
+  const from = dragFrom;
+  dragFrom = null;
+  if (!from || !state || !state.can.move || state.phase !== 'play') return;
+  const el = document.elementFromPoint(e.clientX, e.clientY)?.closest('[data-cell]');
+  if (el && el.dataset.cell !== from && movesFrom(from).length) {
+    if (tryMove(from, el.dataset.cell)) { picked = null; markBoard(); }
+  }
+});
 
 function renderAnalysis() {
   const t = $('analysis');
   t.innerHTML = '';
   document.querySelector('#board .best-arrow')?.remove();
-  if (!analysis || !state || analysis.fen !== state.fen) return;
+  if (!analysis || !state || !analysis.fen || analysis.fen !== state.fen) return;
   for (const l of analysis.lines) {
     const tr = t.insertRow();
     tr.className = 'line';
-    for (const v of [l.multipv, l.score, 'd' + l.depth, (l.nps ? Math.round(l.nps / 1000) + ' kn/s' : ''), l.san])
-      tr.insertCell().textContent = v ?? '';
+    const score = l.mate !== undefined ? `#${l.mate}` : l.pawns !== undefined ? (l.pawns > 0 ? '+' : '') + l.pawns.toFixed(2) : l.score;
+    for (const v of [l.multipv, `${score} (${l.pov})`, 'd' + l.depth, l.san]) tr.insertCell().textContent = v ?? '';
   }
   const best = analysis.lines.find((l) => l.multipv === 1);
   if (!best || !best.pv.length) return;
-  const mv = best.pv[0];
-  const cells = mv.match(/[a-i][1-9][1-9]/g) || [];
+  const cells = best.pv[0].match(/[a-i][1-9][1-9]/g) || [];
   if (cells.length < 2) return;
-  const a = cellCentre(cells[0]), b = cellCentre(cells[1]);
+  const a = centre(cells[0]), b = centre(cells[1]);
   const svg = document.querySelector('#board svg');
   if (!a || !b || !svg) return;
-  const ns = 'http://www.w3.org/2000/svg';
-  const line = document.createElementNS(ns, 'line');
+  let defs = svg.querySelector('#arrow-head');
+  if (!defs) {
+    const d = document.createElementNS(NS, 'defs');
+    d.innerHTML = '<marker id="arrow-head" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#c0006a"/></marker>';
+    svg.appendChild(d);
+  }
+  const line = document.createElementNS(NS, 'line');
   line.setAttribute('class', 'best-arrow');
   line.setAttribute('x1', a[0]); line.setAttribute('y1', a[1]);
   line.setAttribute('x2', b[0]); line.setAttribute('y2', b[1]);
-  line.setAttribute('stroke', '#d0007099'); line.setAttribute('stroke-width', '6');
-  line.setAttribute('stroke-linecap', 'round');
+  line.setAttribute('stroke', '#c0006a'); line.setAttribute('stroke-opacity', '0.7'); line.setAttribute('stroke-width', '6');
+  line.setAttribute('marker-end', 'url(#arrow-head)');
   line.setAttribute('pointer-events', 'none');
   svg.appendChild(line);
 }
 
+function go(ply) { if (state) send({ type: 'goto', ply: Math.max(0, Math.min(state.plies, ply)) }); }
+
 window.addEventListener('DOMContentLoaded', () => {
   $('players').onchange = fillSeats;
-  $('start').onclick = newGame;
-  $('stop').onclick = () => send({ type: 'stop_game' });
-  $('takeback').onclick = () => send({ type: 'takeback' });
-  $('set-fen').onclick = () => send({ type: 'set_position', fen: $('fen-input').value.trim() });
-  $('copy-fen').onclick = () => { $('fen-input').value = state ? state.fen : ''; navigator.clipboard?.writeText($('fen-input').value).catch(() => {}); };
+  $('create').onclick = createRoom;
+  $('newgame').onsubmit = (e) => { e.preventDefault(); createRoom(); };
+  $('refresh').onclick = () => send({ type: 'lobby' });
+  $('load').onclick = () => { $('load-game').hidden = true; send({ type: 'load', record: $('load-record').value }); };
+  $('copy-fen').onclick = () => navigator.clipboard?.writeText(state?.fen || '').catch(() => {});
   $('view').onchange = () => send({ type: 'view', colour: $('view').value });
   $('save').onclick = () => send({ type: 'save' });
-  $('load').onclick = () => send({ type: 'load', record: $('record').value });
-  $('first').onclick = () => send({ type: 'goto', ply: 0 });
-  $('back').onclick = () => state && send({ type: 'goto', ply: Math.max(0, state.ply - 1) });
-  $('fwd').onclick = () => state && send({ type: 'goto', ply: Math.min(state.plies, state.ply + 1) });
-  $('last').onclick = () => state && send({ type: 'goto', ply: state.plies });
+  $('first').onclick = () => go(0);
+  $('back').onclick = () => state && go(state.ply - 1);
+  $('fwd').onclick = () => state && go(state.ply + 1);
+  $('last').onclick = () => state && go(state.plies);
+  document.addEventListener('keydown', (e) => {
+    if (!state || $('room').hidden || ['INPUT', 'TEXTAREA', 'SELECT'].includes(e.target.tagName)) return;
+    const k = { ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: state.plies }[e.key];
+    if (k !== undefined) { go(k); e.preventDefault(); }
+  });
+  $('resign').onclick = () => { if (confirm('Resign this game?')) send({ type: 'resign' }); };
+  $('offer-draw').onclick = () => send({ type: 'draw', action: 'offer' });
+  $('accept-draw').onclick = () => send({ type: 'draw', action: 'accept' });
+  $('decline-draw').onclick = () => send({ type: 'draw', action: 'decline' });
+  $('ask-takeback').onclick = () => send({ type: 'takeback', action: 'ask' });
+  $('accept-takeback').onclick = () => send({ type: 'takeback', action: 'accept' });
+  $('decline-takeback').onclick = () => send({ type: 'takeback', action: 'decline' });
+  $('abort').onclick = () => send({ type: 'abort' });
+  $('play-on').onclick = () => {
+    // The seats as the lobby's form last had them (you, then the first engine).
+    const n = state.players;
+    const seats = [], sit = state.to_move;
+    for (let i = 0; i < n; ++i) seats.push('gbk'[i] === sit ? { kind: 'person' } : (welcome.engines.length ? { kind: 'engine', engine: welcome.engines[0].name } : { kind: 'person' }));
+    send({ type: 'create', from_room: state.room, ply: state.ply, seats, sit, name: localStorage.getItem('klinzha-name') || 'Player', movetime: 1000 });
+  };
   $('analyse').onclick = () => send({ type: 'analyse', on: true, engine: $('analysis-engine').value, multipv: Number($('multipv').value) || 2 });
   $('analyse-stop').onclick = () => send({ type: 'analyse', on: false });
-  $('carry-yes').onclick = () => { if (pendingCarry) send({ type: 'move', move: pendingCarry.find((m) => m.carry).move }); pendingCarry = null; $('carry-choice').hidden = true; };
-  $('carry-no').onclick = () => { if (pendingCarry) send({ type: 'move', move: pendingCarry.find((m) => !m.carry).move }); pendingCarry = null; $('carry-choice').hidden = true; };
+  $('result-close').onclick = () => $('result-dialog').close();
+  const carry = (withHeart) => { if (pendingCarry) send({ type: 'move', move: pendingCarry.find((m) => m.carry === withHeart).move }); pendingCarry = null; $('carry-choice').hidden = true; };
+  $('carry-yes').onclick = () => carry(true);
+  $('carry-no').onclick = () => carry(false);
+  $('carry-cancel').onclick = () => { pendingCarry = null; picked = null; $('carry-choice').hidden = true; markBoard(); };
+  window.addEventListener('popstate', () => location.reload());
   connect();
 });
