@@ -85,6 +85,12 @@ def click_cell(d, name):
     d.execute_script(f'document.querySelector(\'#board [data-cell="{name}"]\').dispatchEvent(new MouseEvent("click", {{bubbles: true}}))')
 
 
+def click_piece(d, piece):
+    """Clicks a tray button in one step (the tray is drawn again on every state, so a
+    button found first and clicked later may be gone)."""
+    d.execute_script(f'document.querySelector(\'#tray button[data-piece="{piece}"]\').click()')
+
+
 def play_a_move(d, k=0):
     """Plays a legal move by clicks (the k-th legal one); True when the server took it."""
     s = state(d)
@@ -93,7 +99,7 @@ def play_a_move(d, k=0):
     plies = s['plies']
     mv = s['legal'][k % len(s['legal'])]
     if s['phase'] == 'place':
-        d.find_element(By.CSS_SELECTOR, f'#tray button[data-piece="{mv["piece"]}"]').click()
+        click_piece(d, mv['piece'])
         click_cell(d, mv['to'])
     elif s['phase'] == 'heart':
         click_cell(d, mv['to'])
@@ -128,9 +134,9 @@ def create(d, players, seats, fen='', tc='', name='Ann'):
 def sit(d, url, colour, name):
     d.get(url)
     d.execute_script(f'localStorage.setItem("klinzha-name", "{name}")')
-    b = wait_for(lambda: d.find_element(By.CSS_SELECTOR, f'button.sit[data-colour="{colour}"]'), 10)
-    if b:
-        b.click()
+    # (clicked by script in one step: the players' box is drawn again on every state)
+    wait_for(lambda: d.execute_script(
+        f'const b = document.querySelector(\'button.sit[data-colour="{colour}"]\'); if (b) b.click(); return !!b;'), 10)
     return wait_for(lambda: state(d)['you'] == colour, 10)
 
 
