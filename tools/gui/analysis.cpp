@@ -7,27 +7,11 @@
 
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "util.h"
 
 namespace klinzha::gui {
 
 using nlohmann::json;
-
-namespace {
-
-std::int64_t now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-std::vector<std::string> words(const std::string& s) {
-    std::istringstream in(s);
-    std::vector<std::string> w;
-    for (std::string t; in >> t;) w.push_back(t);
-    return w;
-}
-
-}  // namespace
 
 Analyser::Analyser(match::EngineSpec spec, std::function<void(const json&)> emit)
     : player_(std::move(spec)), emit_(std::move(emit)) {
@@ -62,7 +46,7 @@ void Analyser::run() {
     bool dirty = false;  // lines changed since the last emit
     // Sends the lines (at most ~5 a second: the callers check last_emit).
     auto emit_lines = [&] {
-        last_emit = now_ms();
+        last_emit = steady_ms();
         dirty = false;
         json arr = json::array();
         for (auto& [_, v] : lines) arr.push_back(v);
@@ -103,7 +87,7 @@ void Analyser::run() {
             continue;
         }
         auto line = player_.read_line_within(100);
-        if (dirty && now_ms() - last_emit >= 200) emit_lines();  // what the throttle held back
+        if (dirty && steady_ms() - last_emit >= 200) emit_lines();  // what the throttle held back
         if (!line) {
             if (!player_.alive()) {
                 emit_({{"type", "error"}, {"message", "analysis engine died"}});
@@ -139,7 +123,7 @@ void Analyser::run() {
                 const Colour stm = current->to_move();
                 const Colour pov = current->players() == 2 ? GREEN : stm;
                 const double sign = pov == stm ? 1.0 : -1.0;
-                l["pov"] = std::string(1, kColourChar[pov]);
+                l["pov"] = colour_name(pov);
                 if (w[i + 1] == "cp")
                     l["pawns"] = sign * std::atoi(w[i + 2].c_str()) / 100.0;
                 else if (w[i + 1] == "mate")
@@ -168,7 +152,7 @@ void Analyser::run() {
         l["san"] = san;
         lines[k] = l;
         dirty = true;
-        if (now_ms() - last_emit >= 200) emit_lines();
+        if (steady_ms() - last_emit >= 200) emit_lines();
     }
     if (searching) player_.send_line("stop");
     player_.send_line("quit");

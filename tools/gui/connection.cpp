@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "engine/record.h"
+#include "util.h"
 
 namespace klinzha::gui {
 
@@ -14,19 +15,9 @@ using nlohmann::json;
 
 namespace {
 
-std::int64_t steady_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-std::optional<Colour> colour_of(const json& v) {
-    if (!v.is_string()) return std::nullopt;
-    const std::string s = v;
-    if (s == "g") return GREEN;
-    if (s == "b") return BLUE;
-    if (s == "k") return BLACK;
-    return std::nullopt;
+/// The colour a JSON value names (`g`, `b`, `k`), or nullopt.
+std::optional<Colour> colour_in(const json& v) {
+    return v.is_string() ? colour_of(v.get<std::string>()) : std::nullopt;
 }
 
 /// A string field of msg, or "" when missing; throws when it is there and not a string.
@@ -168,7 +159,7 @@ void Connection::join(std::shared_ptr<Room> room, const std::string& token) {
     listener_ = room_->subscribe([this] { refresh(); });
     send_(json{{"type", "joined"},
                {"room", room_->id()},
-               {"you", seat_ ? json(std::string(1, kColourChar[*seat_])) : json(nullptr)}}
+               {"you", seat_ ? json(colour_name(*seat_)) : json(nullptr)}}
               .dump());
     send_view();
 }
@@ -227,14 +218,14 @@ void Connection::handle(std::string_view text) {
         };
         std::optional<std::string> err;
         if (type == "sit") {
-            const auto c = colour_of(msg.value("colour", json()));
+            const auto c = colour_in(msg.value("colour", json()));
             if (!c) return error("sit: colour is g, b or k");
             if (seat_) return error("sit: you already have a seat");
             std::string token;
             if ((err = room_->sit(*c, str(msg, "name"), token))) return error("sit: " + *err);
             send_(json{{"type", "seat"},
                        {"room", room_->id()},
-                       {"colour", std::string(1, kColourChar[*c])},
+                       {"colour", colour_name(*c)},
                        {"token", token}}
                       .dump());
             return join(room_, token);
@@ -280,7 +271,7 @@ void Connection::handle(std::string_view text) {
             view_ply_ = ply == n ? -1 : ply;
             return send_view();
         } else if (type == "view") {
-            const auto c = colour_of(msg.value("colour", json()));
+            const auto c = colour_in(msg.value("colour", json()));
             if (!c) return error("view: colour is g, b or k");
             orientation_ = *c;
             return send_view();
@@ -367,7 +358,7 @@ void Connection::on_create(const json& msg) {
     const json sit = msg.value("sit", json());
     std::optional<Colour> sit_at;
     if (!sit.is_null()) {
-        sit_at = colour_of(sit);
+        sit_at = colour_in(sit);
         if (!sit_at || *sit_at >= s.players || !s.seats[*sit_at].person)
             return error("create: sit names a person's seat (g, b or k)");
     }
@@ -382,7 +373,7 @@ void Connection::on_create(const json& msg) {
             return error("create: " + *err);
         send_(json{{"type", "seat"},
                    {"room", room->id()},
-                   {"colour", std::string(1, kColourChar[*sit_at])},
+                   {"colour", colour_name(*sit_at)},
                    {"token", token}}
                   .dump());
     }
@@ -447,12 +438,7 @@ void Connection::on_analyse(const json& msg) {
     multipv_ = multipv;
     match::EngineSpec spec = e->spec;
     const Position pos = room_->position_at(view_ply_);
-    for (const auto& w : {pos.rules().to_string()}) {
-        std::istringstream in(w);
-        for (std::string kv; in >> kv;)
-            if (auto eq = kv.find('='); eq != std::string::npos)
-                spec.options.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
-    }
+    for (auto& kv : rule_pairs(pos.rules())) spec.options.push_back(kv);
     analyser_ = std::make_unique<Analyser>(spec, [this](const json& j) { send_(j.dump()); });
     follow_analysis();
 }

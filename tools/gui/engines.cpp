@@ -6,23 +6,11 @@
 #include <sstream>
 
 #include "engine/rules.h"
+#include "util.h"
 
 namespace klinzha::gui {
 
 namespace {
-
-std::int64_t now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-std::vector<std::string> words(const std::string& s) {
-    std::istringstream in(s);
-    std::vector<std::string> w;
-    for (std::string t; in >> t;) w.push_back(t);
-    return w;
-}
 
 bool is_rule_option(const std::string& name) {
     if (name == "UCI_Variant" || name == "Players") return true;
@@ -38,9 +26,9 @@ std::variant<std::vector<EngineOption>, std::string> query_engine_options(
     if (auto err = p.spawn()) return *err;
     if (!p.send_line("uci")) return "engine '" + spec.name + "' died at once";
     std::vector<EngineOption> out;
-    const auto deadline = now_ms() + timeout_ms;
+    const auto deadline = steady_ms() + timeout_ms;
     while (true) {
-        auto line = p.read_line_within(std::max<std::int64_t>(0, deadline - now_ms()));
+        auto line = p.read_line_within(std::max<std::int64_t>(0, deadline - steady_ms()));
         if (!line) return "engine '" + spec.name + "' did not answer uci";
         if (*line == "uciok") break;
         auto w = words(*line);

@@ -13,6 +13,7 @@
 #include "engine/record.h"
 #include "engine/svg.h"
 #include "store.h"
+#include "util.h"
 
 namespace klinzha::gui {
 
@@ -20,27 +21,10 @@ using nlohmann::json;
 
 namespace {
 
-std::int64_t steady_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
 std::int64_t unix_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
                std::chrono::system_clock::now().time_since_epoch())
         .count();
-}
-
-std::string colour_name(Colour c) {
-    return std::string(1, kColourChar[c]);
-}
-
-std::optional<Colour> colour_of(const std::string& s) {
-    if (s == "g") return GREEN;
-    if (s == "b") return BLUE;
-    if (s == "k") return BLACK;
-    return std::nullopt;
 }
 
 const char* phase_name(Phase p) {
@@ -59,13 +43,6 @@ const char* status_name(Room::Status s) {
             return "review";
     }
     return "?";
-}
-
-std::vector<std::string> words(const std::string& s) {
-    std::istringstream in(s);
-    std::vector<std::string> w;
-    for (std::string t; in >> t;) w.push_back(t);
-    return w;
 }
 
 const char* outcome_name(match::Outcome o) {
@@ -509,9 +486,7 @@ void Room::start_game() {
         for (const auto& kv : seat.options) spec.options.push_back(kv);
         // The rules go to the engine as options too (SPEC 13), and the game size.
         spec.options.emplace_back("Players", std::to_string(settings_.players));
-        for (const auto& w : words(settings_.rules.to_string()))
-            if (auto eq = w.find('='); eq != std::string::npos)
-                spec.options.emplace_back(w.substr(0, eq), w.substr(eq + 1));
+        for (auto& kv : rule_pairs(settings_.rules)) spec.options.push_back(kv);
         player_objs_.push_back(std::make_unique<match::ProcessPlayer>(spec));
     }
     for (int c = 0; c < settings_.players; ++c)
