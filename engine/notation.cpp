@@ -107,6 +107,13 @@ std::string letter(PieceType t) {
 
 }  // namespace
 
+std::string to_record_algebraic(const Position& pos, Move played) {
+    std::string s = to_algebraic(pos, played.bare());
+    if (played.outcome_strength())
+        s += (played.defender_won() ? "/D" : "/A") + std::to_string(played.outcome_strength());
+    return s;
+}
+
 std::string to_algebraic(const Position& pos, Move m) {
     if (m.kind() == Move::Place)  // SPEC 11.1 setup: `Wh78`, a pawn `i77`; Reflective `HRi99`
         return (m.carries_heart() ? "H" : "") + letter(m.placed_type()) + geo::cell_name(m.to());

@@ -34,6 +34,11 @@ std::variant<Move, std::string> parse_played_move(const Position& pos, std::stri
 /// Errors: none (m must be legal in pos).
 std::string to_algebraic(const Position& pos, Move m);
 
+/// A played move as records write it (SPEC 11, 26): to_algebraic of the bare move, then a
+/// Kinta attack's outcome, `Nxd38/A87` (the attacker won, left with 87) or `Nxd38/D54`.
+/// Errors: none (the bare move must be legal in pos).
+std::string to_record_algebraic(const Position& pos, Move played);
+
 /// What a token of algebraic notation can mean in a position (SPEC 11.2): the legal moves it
 /// names (none, one, or several when it is ambiguous), and a message when there is not
 /// exactly one ("'Nh35': ambiguous, could be Ne37h35 Nf15h35", "no legal move", or "not

@@ -159,18 +159,7 @@ std::variant<std::shared_ptr<Room>, std::string> Room::create(std::string id, Ro
         auto m = parse_played_move(p, token);
         if (auto* err = std::get_if<std::string>(&m))
             return "move " + std::to_string(room->moves_.size() + 1) + " '" + token + "': " + *err;
-        const Move mv = std::get<Move>(m);
-        room->algebraic_.push_back(to_algebraic(p, mv.bare()) +
-                                   (mv.outcome_strength()
-                                        ? std::string(mv.defender_won() ? "/D" : "/A") +
-                                              std::to_string(mv.outcome_strength())
-                                        : std::string()));
-        room->movers_.push_back(p.to_move());
-        room->setup_.push_back(p.phase() != Phase::Play);
-        room->comments_.push_back("");
-        room->spindles_.push_back("");
-        room->moves_.push_back(token);
-        p.do_move(mv);
+        room->push_move(p, std::get<Move>(m), "", "");
     }
     if (p.game_over()) return "the game is over at that position";
     room->first_ply_ = room->moves_.size();
@@ -228,20 +217,10 @@ std::variant<std::shared_ptr<Room>, std::string> Room::review(std::string id,
         }
         auto m = parse_played_move(p, mv);
         if (!std::holds_alternative<Move>(m)) break;
-        const Move move = std::get<Move>(m);
-        room->algebraic_.push_back(to_algebraic(p, move.bare()) +
-                                   (move.outcome_strength()
-                                        ? std::string(move.defender_won() ? "/D" : "/A") +
-                                              std::to_string(move.outcome_strength())
-                                        : std::string()));
-        room->movers_.push_back(p.to_move());
-        room->setup_.push_back(p.phase() != Phase::Play);
-        room->comments_.push_back(t < g.tokens.size() ? g.tokens[t].comment : "");
-        room->spindles_.push_back(t < g.tokens.size() && !g.tokens[t].spindles.empty()
-                                      ? "spindles " + g.tokens[t].spindles
-                                      : "");
-        room->moves_.push_back(mv);
-        p.do_move(move);
+        room->push_move(p, std::get<Move>(m), t < g.tokens.size() ? g.tokens[t].comment : "",
+                        t < g.tokens.size() && !g.tokens[t].spindles.empty()
+                            ? "spindles " + g.tokens[t].spindles
+                            : "");
         ++t;
     }
     const std::array<const char*, kColours> tags{"Green", "Blue", "Black"};
@@ -261,6 +240,17 @@ std::variant<std::shared_ptr<Room>, std::string> Room::review(std::string id,
     if (auto it = g.tags.find("Termination"); it != g.tags.end()) room->termination_ = it->second;
     room->changed();
     return room;
+}
+
+void Room::push_move(Position& p, Move played, const std::string& comment,
+                     const std::string& spindles) {
+    algebraic_.push_back(to_record_algebraic(p, played));
+    movers_.push_back(p.to_move());
+    setup_.push_back(p.phase() != Phase::Play);
+    comments_.push_back(comment);
+    spindles_.push_back(spindles);
+    moves_.push_back(move_to_string(played));
+    p.do_move(played);
 }
 
 // -- Stored state ------------------------------------------------------------------------

@@ -158,6 +158,10 @@ class Room {
                 std::array<match::Outcome, kColours> outcome);  ///< m_ held
     void changed();  ///< stores the state and tells the listeners (m_ not held)
     void keep_moves(std::size_t n);
+    /// Appends the move `played` (legal in p, with its Kinta outcome) to the game's lists
+    /// and plays it in p (a record read or played on; the referee's moves come in `take`).
+    void push_move(Position& p, Move played, const std::string& comment,
+                   const std::string& spindles);
     Position position_at_locked(int ply) const;
     nlohmann::json to_json_locked() const;
     bool is_in_locked(Colour c) const;

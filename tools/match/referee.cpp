@@ -163,19 +163,15 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
     for (std::size_t c = 0; c < kColours; ++c)
         if (tcs[c].base_ms >= 0 && cfg.start_clock_ms[c] >= 0) clock[c] = cfg.start_clock_ms[c];
 
-    // Plays `played` (m with its Kinta outcome) for the player to move and writes it into
+    // Plays `played` (a legal move with its Kinta outcome) for the player to move and writes it into
     // the record: notation, mover, comment, hearts captured (SPEC 12; Kinta: an attacker
     // that lost carrying its heart lost it to the defender's owner).
-    auto record_move = [&](Move m, Move played, const std::string& spindles, Colour defender_owner,
+    auto record_move = [&](Move played, const std::string& spindles, Colour defender_owner,
                            const std::string& comment) {
         const Colour c = pos.to_move();
         std::array<Cell, kColours> hearts_before{pos.heart(GREEN), pos.heart(BLUE),
                                                  pos.heart(BLACK)};
-        g.algebraic.push_back(to_algebraic(pos, m) +
-                              (played.outcome_strength()
-                                   ? std::string(played.defender_won() ? "/D" : "/A") +
-                                         std::to_string(played.outcome_strength())
-                                   : std::string()));
+        g.algebraic.push_back(to_record_algebraic(pos, played));
         g.moves.push_back(move_to_string(played));
         g.spindles.push_back(spindles);
         g.movers.push_back(c);
@@ -223,7 +219,7 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
             defender_owner = man_colour(pos.man_on(m.to()));
         }
         const Colour c = pos.to_move();
-        record_move(m, played, spindles, defender_owner, "");
+        record_move(played, spindles, defender_owner, "");
         if (tcs[c].base_ms >= 0 && tcs[c].moves) ++moves_made[c];
     }
 
@@ -382,7 +378,7 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
                 comment += buf;
             }
             std::snprintf(buf, sizeof buf, "%.3fs", r.ms / 1000.0);
-            record_move(m, played, spindles, defender_owner, comment + buf);
+            record_move(played, spindles, defender_owner, comment + buf);
         }
         if (tc.base_ms >= 0) {
             clock[c] += tc.inc_ms;
