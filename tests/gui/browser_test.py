@@ -213,6 +213,17 @@ try:
     a.find_element(By.ID, 'result-close').click()
     a.find_element(By.ID, 'save').click()
     check(wait_for(lambda: '(=)' in a.find_element(By.ID, 'record').get_attribute('value'), 5), 'the record writes the offers (=)')
+    # Analysis of the finished game (the spectator's): two MultiPV lines and the arrow.
+    wait_for(lambda: w.find_element(By.ID, 'result-dialog').get_attribute('open'), 5)
+    w.find_element(By.ID, 'result-close').click()
+    w.find_element(By.CSS_SELECTOR, '#moves li[data-ply="3"]').click()
+    wait_for(lambda: state(w)['ply'] == 3, 5)
+    w.find_element(By.ID, 'multipv').clear()
+    w.find_element(By.ID, 'multipv').send_keys('2')
+    w.find_element(By.ID, 'analyse').click()
+    check(wait_for(lambda: len(w.find_elements(By.CSS_SELECTOR, '#analysis tr.line')) >= 2, 20), 'analysis shows two MultiPV lines')
+    check(wait_for(lambda: w.find_elements(By.CSS_SELECTOR, '#board .best-arrow'), 10), 'the best move is drawn as an arrow')
+    w.find_element(By.ID, 'analyse-stop').click()
     for d in (a, b, c, w):
         d.quit()
     drivers = []

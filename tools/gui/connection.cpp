@@ -104,8 +104,9 @@ void Connection::error(const std::string& message) {
 void Connection::send_view() {
     if (!room_) return;
     try {
-        send_(room_->player_view(seat_, view_ply_, orientation_).dump());
-        follow_analysis();
+        const json view = room_->player_view(seat_, view_ply_, orientation_);
+        send_(view.dump());
+        follow_analysis(view);
     } catch (const std::exception& e) {
         error(e.what());
     }
@@ -170,10 +171,7 @@ void Connection::leave() {
     room_->detach(seat_);
     room_.reset();
     seat_.reset();
-    if (analyser_) {
-        analyser_.reset();
-        lobby_.give_back_analysis();
-    }
+    stop_analysis();
 }
 
 void Connection::handle(std::string_view text) {
@@ -303,14 +301,7 @@ void Connection::on_create(const json& msg) {
         const int ply = msg.value("ply", r->plies());
         if (ply < 0 || ply > r->plies())
             return error("create: ply must be in 0.." + std::to_string(r->plies()));
-        // The moves up to the ply, with the referee's removals (the record as replay gives).
-        json st = r->to_json();
-        std::size_t k = 0;
-        for (int i = 0; i <= ply; ++i) {
-            for (; k < st["removals"].size() && st["removals"][k]["before"] == i; ++k)
-                s.history.push_back("out:" + st["removals"][k]["why"].get<std::string>());
-            if (i < ply) s.history.push_back(st["moves"][std::size_t(i)]["move"]);
-        }
+        s.history = r->history(ply);
     } else {
         s.players = msg.value("players", 2);
         if (s.players != 2 && s.players != 3) return error("create: players is 2 or 3");
@@ -413,10 +404,7 @@ void Connection::on_load(const json& msg) {
 
 void Connection::on_analyse(const json& msg) {
     const bool on = msg.value("on", true);
-    if (analyser_) {
-        analyser_.reset();
-        lobby_.give_back_analysis();
-    }
+    stop_analysis();
     if (!on) {
         send_(json{{"type", "analysis"}, {"lines", json::array()}, {"stopped", true}}.dump());
         return;
@@ -440,16 +428,20 @@ void Connection::on_analyse(const json& msg) {
     const Position pos = room_->position_at(view_ply_);
     for (auto& kv : rule_pairs(pos.rules())) spec.options.push_back(kv);
     analyser_ = std::make_unique<Analyser>(spec, [this](const json& j) { send_(j.dump()); });
-    follow_analysis();
+    analyser_->request(pos, multipv_);
 }
 
-void Connection::follow_analysis() {
+void Connection::stop_analysis() {
+    if (!analyser_) return;
+    analyser_.reset();
+    lobby_.give_back_analysis();
+}
+
+void Connection::follow_analysis(const json& view) {
     if (!analyser_ || !room_) return;
     try {
-        const auto view = room_->player_view(seat_, view_ply_, orientation_);
         if (!view["can"]["analyse"].get<bool>() || !view.contains("fen")) {
-            analyser_.reset();
-            lobby_.give_back_analysis();
+            stop_analysis();
             send_(json{{"type", "analysis"}, {"lines", json::array()}, {"stopped", true}}.dump());
             return;
         }

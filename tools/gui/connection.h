@@ -54,7 +54,9 @@ class Connection {
     void send_view();
     void join(std::shared_ptr<Room> room, const std::string& token);  // (by value: it may be room_)
     void leave();
-    void follow_analysis();
+    /// Points the analysis at the view's position, or stops it when the view allows none.
+    void follow_analysis(const nlohmann::json& view);
+    void stop_analysis();  ///< ends the analysis engine and gives its place back
     void on_create(const nlohmann::json& msg);
     void on_load(const nlohmann::json& msg);
     void on_analyse(const nlohmann::json& msg);

@@ -408,13 +408,19 @@ void Room::keep_moves(std::size_t n) {
     while (!removals_.empty() && removals_.back().before_move > n) removals_.pop_back();
 }
 
-std::vector<std::string> Room::history_locked() const {
+std::vector<std::string> Room::history(int ply) const {
+    std::lock_guard lock(m_);
+    return history_locked(ply);
+}
+
+std::vector<std::string> Room::history_locked(int ply) const {
+    const std::size_t n = ply < 0 ? moves_.size() : std::min<std::size_t>(ply, moves_.size());
     std::vector<std::string> h;
     std::size_t r = 0;
-    for (std::size_t i = 0; i <= moves_.size(); ++i) {
+    for (std::size_t i = 0; i <= n; ++i) {
         for (; r < removals_.size() && removals_[r].before_move == i; ++r)
             h.push_back("out:" + removals_[r].why);
-        if (i < moves_.size()) h.push_back(moves_[i]);
+        if (i < n) h.push_back(moves_[i]);
     }
     return h;
 }
@@ -492,7 +498,7 @@ void Room::start_referee() {
     cfg.players = settings_.players;
     cfg.rules = settings_.rules;
     cfg.start_fen = start_fen_;
-    cfg.history = history_locked();
+    cfg.history = history_locked(-1);
     cfg.start_clock_ms = clock_ms_;
     cfg.dice_seed = settings_.dice_seed;
     cfg.move_timeout_ms = 1000LL * 60 * 60 * 24 * 7;  // a person without a clock may think

@@ -139,6 +139,9 @@ class Room {
     /// The position after `ply` plies (-1: the last), as the game's referee sees it.
     Position position_at(int ply) const;
     int plies() const;
+    /// The first `ply` moves (-1: all) as SPEC 9 strings with the referee's removals as
+    /// `out:<why>` tokens where they happened: GameConfig::history, RoomSettings::history.
+    std::vector<std::string> history(int ply) const;
     /// The game record (PGN style, tools/match: comments and the result kept).
     std::string record() const;
     /// One line of the lobby: id, status, players, seats (names, free), rules, clock.
@@ -165,7 +168,7 @@ class Room {
     Position position_at_locked(int ply) const;
     nlohmann::json to_json_locked() const;
     bool is_in_locked(Colour c) const;
-    std::vector<std::string> history_locked() const;  ///< moves with `out:` tokens
+    std::vector<std::string> history_locked(int ply) const;  ///< history(), m_ held
 
     const std::string id_;
     RoomEnv env_;
