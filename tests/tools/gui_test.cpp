@@ -69,6 +69,11 @@ bool eventually(const std::function<bool()>& f) {
     return f();
 }
 
+/// A two-player position in the play phase, Green to move (the SVG test's position).
+constexpr const char* kPlayFen2 =
+    "2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,Ng25,Ng14,Ph24,"
+    "Ph12,Pf26,Wi44 - g play 0 1";
+
 std::vector<gui::EngineEntry> engines() {
     gui::EngineEntry e;
     e.spec.name = "klinzha";
@@ -176,9 +181,7 @@ TEST_CASE("gui room: take-back by agreement, abort only before the game begins")
     gui::Lobby lobby(engines(), nullptr, {});
     gui::RoomSettings s = two_people();
     // From a position in play, so the first move begins the game.
-    s.start_fen =
-        "2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,Ng25,Ng14,"
-        "Ph24,Ph12,Pf26,Wi44 - g play 0 1";
+    s.start_fen = kPlayFen2;
     auto room = make_room(lobby, s);
     std::string t;
     REQUIRE_FALSE(room->sit(GREEN, "Ann", t));
@@ -287,9 +290,7 @@ TEST_CASE("gui view: a seat's messages hold no man hidden from it (the Blind tes
     gui::Lobby lobby(engines(), nullptr, {});
     gui::RoomSettings s = two_people();
     s.hide_others = true;
-    s.start_fen =
-        "2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,Ng25,Ng14,"
-        "Ph24,Ph12,Pf26,Wi44 - g play 0 1";
+    s.start_fen = kPlayFen2;
     auto room = make_room(lobby, s);
     std::string t;
     REQUIRE_FALSE(room->sit(GREEN, "Ann", t));
@@ -372,11 +373,11 @@ TEST_CASE("gui connection: a person plays an engine, and a reload rejoins the se
     std::string room, token;
     {
         gui::Connection conn(lobby, c.send(), 1000);
-        conn.post(
+        json create = json::parse(
             R"({"type":"create","players":2,"movetime":50,"sit":"g","name":"Ann",)"
-            R"("fen":"2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,)"
-            R"(Ng25,Ng14,Ph24,Ph12,Pf26,Wi44 - g play 0 1",)"
             R"("seats":[{"kind":"person"},{"kind":"engine","engine":"klinzha","options":{"MultiPV":"1"}}]})");
+        create["fen"] = kPlayFen2;
+        conn.post(create.dump());
         eventually([&] { return c.count("seat") == 1; });
         INFO(c.last("error").dump());
         REQUIRE(c.count("seat") == 1);
