@@ -298,16 +298,9 @@ Replay replay(const RecordGame& g, const Rules& base, int players, bool lenient)
         }
     }
     if (auto* o = tag("Options")) {
-        std::istringstream words(*o);
-        for (std::string w; words >> w;) {
-            auto eq = w.find('=');
-            auto err = eq == std::string::npos
-                           ? std::optional<std::string>("expected Name=value, not '" + w + "'")
-                           : rules.set(w.substr(0, eq), w.substr(eq + 1));
-            if (err) {
-                out.error = "tag Options: " + *err;
-                return out;
-            }
+        if (auto err = rules.set_all(*o)) {
+            out.error = "tag Options: " + *err;
+            return out;
         }
     }
     if (auto* p = tag("Players")) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <sstream>
 
 namespace klinzha {
 
@@ -249,6 +250,18 @@ std::optional<std::string> Rules::set(std::string_view name, std::string_view va
         }
     }
     return "unknown rule option '" + std::string(name) + "'";
+}
+
+std::optional<std::string> Rules::set_all(std::string_view words) {
+    Rules r = *this;
+    std::istringstream in{std::string(words)};
+    for (std::string w; in >> w;) {
+        const auto eq = w.find('=');
+        if (eq == std::string::npos) return "expected Name=value, not '" + w + "'";
+        if (auto err = r.set(w.substr(0, eq), w.substr(eq + 1))) return err;
+    }
+    *this = r;
+    return std::nullopt;
 }
 
 std::string Rules::to_string() const {

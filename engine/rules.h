@@ -76,6 +76,11 @@ struct Rules {
     /// order. Reading them back with set() gives *this.
     std::string to_string() const;
 
+    /// Applies `Name=value` words separated by spaces, in order, as to_string() writes them
+    /// (and the `Options` tag of records, SPEC 8). Returns an error message ("expected
+    /// Name=value, not 'x'", or set()'s) and leaves *this unchanged, or nullopt.
+    std::optional<std::string> set_all(std::string_view words);
+
     /// The preset named by UCI_Variant (SPEC 8): every option set, those the preset names to
     /// its values and all others to their defaults. nullopt for an unknown name.
     static std::optional<Rules> preset(std::string_view name);

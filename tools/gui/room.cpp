@@ -311,11 +311,7 @@ std::variant<std::shared_ptr<Room>, std::string> Room::restore(std::string id, c
         RoomSettings s;
         s.players = st.at("players").get<int>();
         if (s.players != 2 && s.players != 3) return "players is not 2 or 3";
-        for (const auto& w : words(st.at("rules").get<std::string>())) {
-            const auto eq = w.find('=');
-            if (eq == std::string::npos) return "rules: '" + w + "'";
-            if (auto err = s.rules.set(w.substr(0, eq), w.substr(eq + 1))) return "rules: " + *err;
-        }
+        if (auto err = s.rules.set_all(st.at("rules").get<std::string>())) return "rules: " + *err;
         s.tc = st.at("tc").get<std::string>();
         s.delay_ms = st.at("delay_ms").get<std::int64_t>();
         s.movetime_ms = st.at("movetime_ms").get<std::int64_t>();
