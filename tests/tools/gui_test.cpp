@@ -311,11 +311,21 @@ TEST_CASE("gui view: a seat's messages hold no man hidden from it (the Blind tes
     }
     const std::string spectator = room->player_view(std::nullopt, -1, GREEN)["svg"];
     CHECK(spectator.find("data-man=") == std::string::npos);
+    CHECK(room->hides_anything());
+    {  // so no page gets the record
+        Collector c;
+        gui::Connection conn(lobby, c.send(), 1000);
+        conn.handle(json{{"type", "join"}, {"room", room->id()}}.dump());
+        conn.handle(R"({"type":"save"})");
+        CHECK(c.count("record") == 0);
+        CHECK(c.count("error") == 1);
+    }
     // The whole game is shown when it ends.
     std::string t2;
     REQUIRE_FALSE(room->resign(GREEN));
     const std::string after = room->player_view(std::nullopt, -1, GREEN)["svg"];
     CHECK(after.find("data-man=\"b") != std::string::npos);
+    CHECK_FALSE(room->hides_anything());
 }
 
 TEST_CASE("gui connection: bad messages get an error and change nothing") {

@@ -274,6 +274,9 @@ void Connection::handle(std::string_view text) {
             orientation_ = *c;
             return send_view();
         } else if (type == "save") {
+            if (room_->hides_anything())
+                return error(
+                    "save: the record shows the whole game: it is given when the game ends");
             return send_(json{{"type", "record"}, {"pgn", room_->record()}}.dump());
         } else if (type == "analyse") {
             return on_analyse(msg);

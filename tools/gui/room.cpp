@@ -447,6 +447,15 @@ Position Room::position_at_locked(int ply) const {
     return p;
 }
 
+bool Room::hides_anything() const {
+    std::lock_guard lock(m_);
+    return hiding_locked();
+}
+
+bool Room::hiding_locked() const {
+    return settings_.hide_others && status_ != Status::Over && status_ != Status::Review;
+}
+
 bool Room::is_in_locked(Colour c) const {
     if (outcome_[c] == match::Outcome::Loss) return false;
     for (const auto& r : removals_)
@@ -910,8 +919,7 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
     const Colour stm = pos.to_move();
     // What this seat may not see (SPEC 25 Blind builds on this; until then the test hook
     // hide_others): the other colours' men while the game is not over.
-    const bool hiding =
-        settings_.hide_others && status_ != Status::Over && status_ != Status::Review;
+    const bool hiding = hiding_locked();
     Bitboard hidden = 0;
     if (hiding)
         for (int c = 0; c < settings_.players; ++c) {

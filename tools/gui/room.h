@@ -142,8 +142,12 @@ class Room {
     /// The first `ply` moves (-1: all) as SPEC 9 strings with the referee's removals as
     /// `out:<why>` tokens where they happened: GameConfig::history, RoomSettings::history.
     std::vector<std::string> history(int ply) const;
-    /// The game record (PGN style, tools/match: comments and the result kept).
+    /// The game record (PGN style, tools/match: comments and the result kept): the whole
+    /// game, so pages get it only when hides_anything() is false.
     std::string record() const;
+    /// True while some seat's view hides men or moves (the test hook now, SPEC 25 later):
+    /// until the game ends, nothing that shows the whole game goes to a page.
+    bool hides_anything() const;
     /// One line of the lobby: id, status, players, seats (names, free), rules, clock.
     nlohmann::json summary() const;
     /// The whole state as kept in the store (no runtime objects).
@@ -168,6 +172,7 @@ class Room {
     Position position_at_locked(int ply) const;
     nlohmann::json to_json_locked() const;
     bool is_in_locked(Colour c) const;
+    bool hiding_locked() const;                              ///< hides_anything(), m_ held
     std::vector<std::string> history_locked(int ply) const;  ///< history(), m_ held
 
     const std::string id_;
