@@ -134,15 +134,19 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
     std::map<std::string, int> per_address;
     int connections = 0;
 
-    /// A connection's place in the counts; given back when the last owner ends.
+    /// A connection's place in the counts; given back when the last owner ends. It holds
+    /// the server weakly: sessions still pending when the server ends are destroyed with its
+    /// io_context, and a strong reference there would be a cycle (a leak).
     struct Slot {
-        Slot(std::shared_ptr<Impl> i, std::string a) : impl(std::move(i)), address(std::move(a)) {}
+        Slot(std::weak_ptr<Impl> i, std::string a) : impl(std::move(i)), address(std::move(a)) {}
         ~Slot() {
-            std::lock_guard lock(impl->m);
-            if (--impl->per_address[address] == 0) impl->per_address.erase(address);
-            --impl->connections;
+            const auto i = impl.lock();
+            if (!i) return;  // the server is being destroyed: no counts to keep
+            std::lock_guard lock(i->m);
+            if (--i->per_address[address] == 0) i->per_address.erase(address);
+            --i->connections;
         }
-        std::shared_ptr<Impl> impl;
+        std::weak_ptr<Impl> impl;
         std::string address;
     };
 
@@ -353,8 +357,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 }  // namespace
 
 void Server::Impl::accept() {
-    acceptor.async_accept(asio::make_strand(io), [self = shared_from_this()](beast::error_code ec,
-                                                                             tcp::socket socket) {
+    // `this`, not a shared pointer: a pending accept lives in io, which *this owns.
+    acceptor.async_accept(asio::make_strand(io), [self = this](beast::error_code ec,
+                                                               tcp::socket socket) {
         if (ec) {
             if (ec != asio::error::operation_aborted) {
                 spdlog::warn("accept: {}", ec.message());
@@ -378,7 +383,7 @@ void Server::Impl::accept() {
             ++self->per_address[address];
             ++self->connections;
         }
-        auto slot = std::make_shared<Slot>(self, address);
+        auto slot = std::make_shared<Slot>(self->weak_from_this(), address);
         std::make_shared<HttpSession>(std::move(socket), slot, self->cfg, self->lobby, self->port)
             ->run();
         self->accept();
@@ -419,7 +424,7 @@ void Server::run() {
 }
 
 void Server::stop() {
-    asio::post(impl_->io, [impl = impl_] {
+    asio::post(impl_->io, [impl = impl_.get()] {  // (a raw pointer: io belongs to *impl)
         beast::error_code ec;
         impl->acceptor.close(ec);
     });
