@@ -15,9 +15,6 @@ namespace klinzha::combat {
 
 namespace {
 
-constexpr int kHeartBonusAttacker = 15;  // App. D.1.4
-constexpr int kHeartBonusDefender = 5;   // App. D.1.3
-
 /// Base damage of the pair {s, t} for a round attacker of ID a on a defender of ID d (App.
 /// D.1.10, D.2.1-D.2.5 as SPEC 26 orders them: the first rule that applies).
 int base_damage(int s, int t, int a, int d) {
@@ -367,6 +364,7 @@ std::optional<Fight> fight(const Fighter& a, const Fighter& d, NextRound&& next_
             resolve(type[std::size_t(two)], type[std::size_t(one)], r.two_a, r.two_b, r.one);
         const int hit = x.caster_of_one_hit ? one : two;
         str[std::size_t(hit)] -= x.damage;
+        f.outcomes.push_back({two == 0, hit == 0, x.damage, str[0], str[1]});
         if (str[std::size_t(hit)] <= 0) {
             f.attacker_won = hit == 1;
             const int winner = 1 - hit;

@@ -27,6 +27,11 @@
 
 namespace klinzha::combat {
 
+/// The fighting bonus of a fighter that carries its heart (App. D.1.3-D.1.4): strength points
+/// added for the fight only.
+inline constexpr int kHeartBonusAttacker = 15;
+inline constexpr int kHeartBonusDefender = 5;
+
 /// One side of a fight: its piece type, its strength before the fight (1..initial) and
 /// whether it carries its heart.
 struct Fighter {
@@ -104,12 +109,24 @@ struct Round {
     bool operator==(const Round&) const = default;
 };
 
+/// What one round did (App. D.1.5-D.3.2): whether A cast two, whether A was hit, the damage
+/// (a triple's loss included), and both strengths after it (the heart bonuses of D.1.3-D.1.4
+/// included, so they may exceed the strengths before the fight; 0 or less: dead).
+struct RoundOutcome {
+    bool a_cast_two = false;
+    bool a_hit = false;
+    int damage = 0;
+    int a_strength = 0, d_strength = 0;
+};
+
 /// A fight as the referee cast it: who won, the survivor's strength after the fight (capped
-/// at its strength before, SPEC 26 Decision), and the rounds in order.
+/// at its strength before, SPEC 26 Decision), the rounds in order and what each did
+/// (`outcomes`, one per round; for showing a fight, e.g. klinzha-gui).
 struct Fight {
     bool attacker_won = false;
     int strength = 0;
     std::vector<Round> rounds;
+    std::vector<RoundOutcome> outcomes;
 };
 
 /// Casts the fight of a against d with `dice`, in the order of SPEC 26 (each round the

@@ -882,7 +882,8 @@ class Worker {
 
   private:
     /// Kinta (SPEC 26): `odds <move> win <p> A <n> D <n>`, the chance the attack m wins and
-    /// the survivor strengths the search assumes, for the info string of the best move.
+    /// the survivor strengths the search assumes, for the info string after each line (MultiPV)
+    /// that starts with an attack.
     std::string odds_text(Move m) const {
         const combat::Odds o = fight_odds(m);
         char buf[96];
@@ -906,7 +907,7 @@ class Worker {
         info.pv = rm.pv;
         cb.on_info(info);
         if (pv_idx == 0 && pos_.players() == 3 && cb.on_string) cb.on_string(standings(rm.pv));
-        if (pv_idx == 0 && cb.on_string && pos_.is_attack(rm.move))
+        if (cb.on_string && pos_.is_attack(rm.move))  // every MultiPV line's attack
             cb.on_string(odds_text(rm.move));
     }
 

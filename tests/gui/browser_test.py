@@ -113,6 +113,7 @@ def play_a_move(d, k=0):
 
 def create(d, players, seats, fen='', tc='', name='Ann'):
     """The lobby's form: seats are 'me', 'person' or 'engine:<name>'. Returns the room id."""
+    wait_for(lambda: d.find_element(By.ID, 'name').is_displayed(), 10)  # the lobby is shown
     d.find_element(By.ID, 'name').clear()
     d.find_element(By.ID, 'name').send_keys(name)
     select(d, 'players', str(players))
@@ -279,6 +280,44 @@ try:
     check(width is not None and width <= inner, f'at a phone\'s width the board fits the screen (right edge {width} of {inner})')
     ph.save_screenshot('/tmp/klinzha-gui-phone.png')
     p.save_screenshot('/tmp/klinzha-gui-test.png')
+
+    # 8. Klin Zha Kinta against the engine: the odds shown before an attack, each fight
+    # (the person's and the engine's) shown round by round after it.
+    p.get(base)
+    wait_for(lambda: p.find_element(By.ID, 'seat-0'), 10)
+    p.execute_script('document.querySelector(\'#rules [data-rule="Kinta"]\').checked = true')
+    kinta_fen = ('2 Hg79,Qh67,Rg47,Bh78,Nf58,Pi67,Ph68,Pg79,Wh56 Hi12,Qi33,Ri45,Bg13,Ni22,Ng25,Ph24,Pf15,'
+                 'Pf14,Wi12 - b play 0 2 strength=g25:127,g47:21,h24:24,h68:70,h78:40,i33:69')
+    create(p, 2, ['engine:klinzha', 'me'], fen=kinta_fen, name='Ann')
+    check(wait_for(lambda: state(p)['can']['move'] and state(p)['you'] == 'b', 20), 'a Kinta room from a position, the person (Blue) to move')
+    click_cell(p, 'g25')
+    odds = p.execute_script('return [...document.querySelectorAll("#board .odds")].map(e => e.firstChild.nodeValue)')
+    check(len(odds) == 1 and odds[0].endswith('%'), f'picking the flier shows the odds of its attack ({odds})')
+    click_cell(p, 'g47')
+    check(wait_for(lambda: state(p)['plies'] >= 1 and state(p)['moves'][0]['spindles'], 10), 'the attack is fought by the referee\'s spindles')
+    check(wait_for(lambda: p.execute_script('return !document.getElementById("fight").hidden && document.getElementById("fight-result").textContent !== ""'), 10),
+          'the fight is shown, and its result once its rounds are told')
+    # Play on, attacking whenever possible, until the game ends (or 60 plies).
+    for i in range(60):
+        if not wait_for(lambda: state(p)['can']['move'] or state(p)['result'], 30):
+            break
+        s = state(p)
+        if s['result']:
+            break
+        attacks = [k for k, m in enumerate(s['legal']) if m.get('odds')]
+        play_a_move(p, attacks[0] if attacks else i)
+    s = state(p)
+    fought = [i + 1 for i, m in enumerate(s['moves']) if m['spindles']]
+    check(len(fought) >= 2, f'fights were fought ({len(fought)})')
+    # Stepping to each fight shows it.
+    ok = True
+    for ply in fought:
+        p.execute_script(f'document.querySelector(\'#moves li[data-ply="{ply}"]\').click()')
+        ok &= wait_for(lambda: state(p)['ply'] == ply and not p.find_element(By.ID, 'fight').get_attribute('hidden')
+                       and p.execute_script('return document.querySelectorAll("#fight-rounds tr").length') ==
+                       len(s['moves'][ply - 1]['spindles'].split()) - 1, 10)
+    check(ok, f'every fight of the game is shown whole when its move is picked ({len(fought)} fights)')
+    p.save_screenshot('/tmp/klinzha-gui-kinta.png')
 finally:
     for d in drivers:
         try:

@@ -25,6 +25,8 @@
 #include <vector>
 
 #include "connection.h"
+#include "engine/combat.h"
+#include "engine/notation.h"
 #include "engine/svg.h"
 #include "lobby.h"
 #include "room.h"
@@ -175,6 +177,72 @@ TEST_CASE("gui room: a draw needs every player, a resignation ends a two-player 
     CHECK(v["result"] == "1-0");
     CHECK(v["winners"][0] == "Ann");
     CHECK(v["termination"] == "Bob resigns");
+}
+
+TEST_CASE("gui room: Kinta shows a person the odds before an attack, and the fight after it") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    gui::RoomSettings s = two_people();
+    s.rules.kinta = true;
+    s.dice_seed = 7;
+    // The Kinta perft example of docs/protocol.md with Blue to move: Blue has an attack.
+    s.start_fen =
+        "2 Hg79,Qh67,Rg47,Bh78,Nf58,Pi67,Ph68,Pg79,Wh56 Hi12,Qi33,Ri45,Bg13,Ni22,Ng25,Ph24,Pf15,"
+        "Pf14,Wi12 - b play 0 2 strength=g25:127,g47:21,h24:24,h68:70,h78:40,i33:69";
+    auto room = make_room(lobby, s);
+    std::string t;
+    REQUIRE_FALSE(room->sit(GREEN, "Ann", t));
+    REQUIRE_FALSE(room->sit(BLUE, "Bob", t));
+    json v;
+    REQUIRE(eventually([&] {
+        v = room->player_view(BLUE, -1, BLUE);
+        return v["can"]["move"].get<bool>();
+    }));
+    CHECK_FALSE(v.contains("fight"));
+    // Every attack, and only an attack, carries its odds: the exact outcome's win
+    // probability (combat::exact, not the search's tables the view reads).
+    Position p;
+    REQUIRE_FALSE(p.set(v["fen"].get<std::string>(), s.rules));
+    json attack;
+    int attacks = 0;
+    for (const json& m : v["legal"]) {
+        auto mv = parse_move(p, m["move"].get<std::string>());
+        REQUIRE(std::holds_alternative<Move>(mv));
+        const bool is_attack = p.is_attack(std::get<Move>(mv));
+        CHECK(m.contains("odds") == is_attack);
+        if (!is_attack) continue;
+        ++attacks;
+        const auto [a, d] = combat::fighters(p, std::get<Move>(mv));
+        CHECK(m["odds"]["win"].get<double>() ==
+              doctest::Approx(combat::exact(a, d).win).epsilon(1e-4));
+        if (attack.is_null()) attack = m;
+    }
+    REQUIRE(attacks > 0);
+    // The attack played: the view after it tells the fight round by round, and its end is
+    // the outcome the referee recorded in the move (`:A<n>` or `:D<n>`).
+    REQUIRE_FALSE(room->move(BLUE, attack["move"].get<std::string>()));
+    REQUIRE(eventually([&] { return room->plies() == 1; }));
+    v = room->player_view(GREEN, -1, GREEN);
+    REQUIRE(v.contains("fight"));
+    const json& f = v["fight"];
+    const std::string played = v["moves"][0]["move"];
+    const auto colon = played.find(':');
+    REQUIRE(colon != std::string::npos);
+    CHECK(f["winner"] == played.substr(colon + 1, 1));
+    CHECK(f["strength"].get<int>() == std::stoi(played.substr(colon + 2)));
+    CHECK(f["attacker"]["cell"] == attack["from"]);
+    CHECK(f["defender"]["cell"] == attack["to"]);
+    REQUIRE_FALSE(f["rounds"].empty());
+    int a = f["a_start"], d = f["d_start"];
+    for (const json& r : f["rounds"]) {  // strengths only fall, by the damage told
+        const int na = r["a"], nd = r["d"];
+        CHECK(na == (r["hit"] == "A" ? a - r["damage"].get<int>() : a));
+        CHECK(nd == (r["hit"] == "D" ? d - r["damage"].get<int>() : d));
+        a = na;
+        d = nd;
+    }
+    CHECK((f["winner"] == "A" ? d <= 0 && a > 0 : a <= 0 && d > 0));
+    // Stepping back to the start shows no fight.
+    CHECK_FALSE(room->player_view(BLUE, 0, BLUE).contains("fight"));
 }
 
 TEST_CASE("gui room: take-back by agreement, abort only before the game begins") {

@@ -42,6 +42,7 @@ void Analyser::run() {
     std::optional<Position> current;
     bool searching = false;
     std::map<int, json> lines;
+    std::map<std::string, json> odds;  // Kinta: the engine's odds by attack (move string)
     std::int64_t last_emit = 0;
     bool dirty = false;  // lines changed since the last emit
     // Sends the lines (at most ~5 a second: the callers check last_emit).
@@ -74,6 +75,7 @@ void Analyser::run() {
             }
             current = std::move(next);
             lines.clear();
+            odds.clear();
             dirty = false;
             if (!current->game_over() && has_legal_move(*current)) {
                 player_.send_line("setoption name MultiPV value " + std::to_string(multipv));
@@ -101,6 +103,19 @@ void Analyser::run() {
         }
         if (line->rfind("info ", 0) != 0) continue;
         auto w = words(*line);
+        // Kinta (SPEC 26): `info string odds <move> win <p> A <n> D <n>` follows the line of
+        // a best move that is an attack; the lines starting with that move show it.
+        if (w.size() == 10 && w[1] == "string" && w[2] == "odds" && w[4] == "win" && w[6] == "A" &&
+            w[8] == "D") {
+            json o{{"win", std::atof(w[5].c_str())},
+                   {"a", std::atoi(w[7].c_str())},
+                   {"d", std::atoi(w[9].c_str())}};
+            odds[w[3]] = o;
+            for (auto& [_, v] : lines)
+                if (!v["pv"].empty() && v["pv"][0] == w[3]) v["odds"] = o;
+            dirty = true;
+            continue;
+        }
         json l;
         int k = 1;
         std::vector<std::string> pv;
@@ -148,6 +163,9 @@ void Analyser::run() {
             p.do_move(mv);
         }
         l["multipv"] = k;
+        if (!moves.empty())
+            if (auto it = odds.find(moves[0].get<std::string>()); it != odds.end())
+                l["odds"] = it->second;
         l["pv"] = moves;
         l["san"] = san;
         lines[k] = l;

@@ -7,6 +7,7 @@
 #include <random>
 #include <sstream>
 
+#include "engine/combat.h"
 #include "engine/geometry.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -20,6 +21,54 @@ namespace klinzha::gui {
 using nlohmann::json;
 
 namespace {
+
+/// A Kinta fighter for the page: piece letter, colour, cell, strength before the fight and
+/// whether it carries its heart (SPEC 26).
+json fighter_json(const Position& p, Cell c, const combat::Fighter& f) {
+    return {{"piece", std::string(1, kPieceChar[f.type])},
+            {"colour", colour_name(man_colour(p.man_on(c)))},
+            {"cell", geo::cell_name(c)},
+            {"strength", f.strength},
+            {"heart", f.heart}};
+}
+
+/// The fight of the attack `played` in `before` as the record's spindles tell it (SPEC 26),
+/// round by round for the page: who cast two, the spindles, who was hit, the damage and both
+/// strengths after (heart bonuses included). null when the move is no attack or its spindles
+/// do not replay (a record without them).
+json fight_json(const Position& before, const std::string& played, const std::string& spindles) {
+    const auto m = parse_played_move(before, played);
+    if (!std::holds_alternative<Move>(m) || !before.is_attack(std::get<Move>(m))) return nullptr;
+    const Move mv = std::get<Move>(m);
+    constexpr std::string_view kPrefix = "spindles ";
+    if (spindles.rfind(kPrefix, 0) != 0) return nullptr;
+    const auto rounds = combat::parse_spindles(std::string_view(spindles).substr(kPrefix.size()));
+    if (!rounds) return nullptr;
+    const auto [a, d] = combat::fighters(before, mv);
+    const auto f = combat::replay(a, d, *rounds);
+    if (!std::holds_alternative<combat::Fight>(f)) return nullptr;
+    const combat::Fight& fight = std::get<combat::Fight>(f);
+    json rs = json::array();
+    for (std::size_t i = 0; i < fight.rounds.size(); ++i) {
+        const combat::Round& r = fight.rounds[i];
+        const combat::RoundOutcome& o = fight.outcomes[i];
+        rs.push_back({{"two", o.a_cast_two ? "A" : "D"},
+                      {"spindles", {r.two_a, r.two_b, r.one}},
+                      {"hit", o.a_hit ? "A" : "D"},
+                      {"damage", o.damage},
+                      {"a", o.a_strength},
+                      {"d", o.d_strength}});
+    }
+    const combat::Odds odds = combat::odds(a, d);
+    return {{"attacker", fighter_json(before, mv.from(), a)},
+            {"defender", fighter_json(before, mv.to(), d)},
+            {"a_start", a.strength + (a.heart ? combat::kHeartBonusAttacker : 0)},
+            {"d_start", d.strength + (d.heart ? combat::kHeartBonusDefender : 0)},
+            {"rounds", rs},
+            {"winner", fight.attacker_won ? "A" : "D"},
+            {"strength", fight.strength},
+            {"win", odds.win}};
+}
 
 std::int64_t unix_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -426,7 +475,7 @@ Position Room::position_at(int ply) const {
     return position_at_locked(ply);
 }
 
-Position Room::position_at_locked(int ply) const {
+Position Room::position_at_locked(int ply, Position* before_last) const {
     Position p;
     if (auto err = p.set(start_fen_, settings_.rules))
         throw std::runtime_error("start position: " + *err);
@@ -439,6 +488,7 @@ Position Room::position_at_locked(int ply) const {
         if (!std::holds_alternative<Move>(m))
             throw std::runtime_error("move " + std::to_string(i + 1) + ": " +
                                      std::get<std::string>(m));
+        if (before_last && i == n - 1) *before_last = p;
         p.do_move(std::get<Move>(m));
     }
     if (ply < 0 || ply >= int(moves_.size()))
@@ -915,7 +965,9 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
     std::lock_guard lock(m_);
     const int n = int(moves_.size());
     const bool at_end = ply < 0 || ply >= n;
-    const Position pos = position_at_locked(at_end ? -1 : ply);
+    Position before_last;
+    const Position pos = position_at_locked(at_end ? -1 : ply, &before_last);
+    const int shown = at_end ? n : ply;
     const Colour stm = pos.to_move();
     // What this seat may not see (SPEC 25 Blind builds on this; until then the test hook
     // hide_others): the other colours' men while the game is not over.
@@ -951,6 +1003,12 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
                     j["kind"] = "play";
                     j["from"] = geo::cell_name(m.from());
                     j["carry"] = m.carries_heart();
+                    if (pos.is_attack(m)) {  // Kinta: the odds before the person attacks
+                        const auto [a, d] = combat::fighters(pos, m);
+                        const combat::Odds o = combat::odds(a, d);
+                        j["odds"] = {
+                            {"win", o.win}, {"a", o.attacker_strength}, {"d", o.defender_strength}};
+                    }
             }
             legal.push_back(j);
         }
@@ -1048,6 +1106,11 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
              {"view", colour_name(orientation)},
              {"status_text", status}};
     if (!hidden) out["fen"] = pos.fen();
+    // Kinta: the fight of the move that led here, round by round (when that move is seen).
+    if (shown > 0 && visible_move(std::size_t(shown - 1)) &&
+        !spindles_[std::size_t(shown - 1)].empty())
+        out["fight"] = fight_json(before_last, moves_[std::size_t(shown - 1)],
+                                  spindles_[std::size_t(shown - 1)]);
     return out;
 }
 

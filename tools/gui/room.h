@@ -169,7 +169,9 @@ class Room {
     /// and plays it in p (a record read or played on; the referee's moves come in `take`).
     void push_move(Position& p, Move played, const std::string& comment,
                    const std::string& spindles);
-    Position position_at_locked(int ply) const;
+    /// before_last, when given, receives the position before the last move replayed
+    /// (unchanged when no move is).
+    Position position_at_locked(int ply, Position* before_last = nullptr) const;
     nlohmann::json to_json_locked() const;
     bool is_in_locked(Colour c) const;
     bool hiding_locked() const;                              ///< hides_anything(), m_ held

@@ -267,7 +267,69 @@ function markBoard() {
     dot.setAttribute('class', 'dot' + (capture ? ' capture' : ''));
     dot.setAttribute('cx', c[0]); dot.setAttribute('cy', c[1]); dot.setAttribute('r', capture ? 17 : 6);
     g.appendChild(dot);
+    // Kinta: an attack shows the odds of its fight before the person commits (SPEC 26).
+    const attack = state.phase === 'play' && picked && movesFrom(picked).find((m) => m.to === d && m.odds);
+    if (attack) {
+      const t = document.createElementNS(NS, 'text');
+      t.setAttribute('class', 'odds');
+      t.setAttribute('x', c[0]); t.setAttribute('y', c[1] + 26);
+      t.setAttribute('text-anchor', 'middle');
+      t.textContent = Math.round(attack.odds.win * 100) + '%';
+      const title = document.createElementNS(NS, 'title');
+      title.textContent = `wins ${(attack.odds.win * 100).toFixed(1)}%: left with about ${attack.odds.a} if it wins; the defender with about ${attack.odds.d} if it loses`;
+      t.appendChild(title);
+      g.appendChild(t);
+    }
   }
+}
+
+// Kinta: the fight of the move that led to the shown position, round by round, the
+// strengths falling (SPEC 26). A new fight at the end of the game is revealed a round at a
+// time; stepping through history shows it whole.
+let fightShown = '';
+let fightTimer = null;
+const pieceName = { Q: 'Fencer', R: 'Lancer', B: 'Swift', N: 'Flier', P: 'Vanguard', W: 'Blockader' };
+function renderFight() {
+  const box = $('fight');
+  const f = state.fight;
+  if (!f) { box.hidden = true; fightShown = ''; clearTimeout(fightTimer); return; }
+  const key = `${state.room}:${state.ply}`;
+  if (key === fightShown) return;
+  const animate = state.ply === state.plies && states > 1;  // a fight just fought, not a page load
+  fightShown = key;
+  clearTimeout(fightTimer);
+  box.hidden = false;
+  const who = (x, start) => `${({ g: 'Green', b: 'Blue', k: 'Black' })[x.colour]} ${pieceName[x.piece]} on ${x.cell} (${x.strength}${start !== x.strength ? ', ' + start + ' with its heart' : ''})`;
+  $('fight-title').textContent = `Fight: ${who(f.attacker, f.a_start)} attacks ${who(f.defender, f.d_start)}; the odds gave the attacker ${(f.win * 100).toFixed(1)}%`;
+  const tb = $('fight-rounds');
+  tb.innerHTML = '';
+  const bar = (v, max, cls) => {
+    const d = document.createElement('div');
+    d.className = 'bar ' + cls;
+    const i = document.createElement('span');
+    i.style.width = Math.max(0, Math.min(100, (100 * v) / max)) + '%';
+    d.append(i, ' ' + Math.max(0, v));
+    return d;
+  };
+  const rows = f.rounds.map((r, i) => {
+    const tr = document.createElement('tr');
+    const [x, y, z] = r.spindles;
+    tr.insertCell().textContent = i + 1;
+    tr.insertCell().textContent = `${r.two} casts ${x},${y}; ${r.two === 'A' ? 'D' : 'A'} casts ${z}`;
+    tr.insertCell().textContent = r.damage ? `${r.hit} loses ${r.damage}` : 'no damage';
+    tr.insertCell().appendChild(bar(r.a, f.a_start, 'a'));
+    tr.insertCell().appendChild(bar(r.d, f.d_start, 'd'));
+    return tr;
+  });
+  const result = `${f.winner === 'A' ? 'The attacker' : 'The defender'} wins, left with ${f.strength}.`;
+  if (!animate) { tb.append(...rows); $('fight-result').textContent = result; return; }
+  $('fight-result').textContent = '';
+  let k = 0;
+  const step = () => {
+    if (k < rows.length) { tb.appendChild(rows[k++]); fightTimer = setTimeout(step, 350); }
+    else $('fight-result').textContent = result;
+  };
+  step();
 }
 
 function renderTray() {
@@ -376,6 +438,7 @@ function render() {
   ol.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
   renderTray();
   markBoard();
+  renderFight();
   renderPlayers();
   renderActions();
   renderAnalysis();
@@ -402,7 +465,9 @@ function renderAnalysis() {
     const tr = t.insertRow();
     tr.className = 'line';
     const score = l.mate !== undefined ? `#${l.mate}` : l.pawns !== undefined ? (l.pawns > 0 ? '+' : '') + l.pawns.toFixed(2) : l.score;
-    for (const v of [l.multipv, `${score} (${l.pov})`, 'd' + l.depth, l.san]) tr.insertCell().textContent = v ?? '';
+    // Kinta: a line that starts with an attack shows the engine's odds of its fight.
+    const odds = l.odds ? `wins ${(l.odds.win * 100).toFixed(0)}%` : '';
+    for (const v of [l.multipv, `${score} (${l.pov})`, 'd' + l.depth, odds, l.san]) tr.insertCell().textContent = v ?? '';
   }
   const best = analysis.lines.find((l) => l.multipv === 1);
   if (!best || !best.pv.length) return;
