@@ -206,13 +206,15 @@ int cmd_bench(uci::UciSession& s, const std::vector<std::string>& args) {
 }
 
 /// The moves of pv from root in algebraic notation, separated by spaces, up to the first
-/// move that is not legal there (SPEC 11).
+/// move that is not legal there (SPEC 11). A pass of three-player Best-Reply Search (the
+/// null move) is written `--`, as PGN readers write a null move.
 std::string algebraic_line(const Position& root, const std::vector<Move>& pv) {
     Position p = root;
     std::string out;
     for (Move m : pv) {
-        if (!is_legal(p, m)) break;
-        out += (out.empty() ? "" : " ") + to_algebraic(p, m);
+        const bool pass = m == Move::null() && p.phase() == Phase::Play && !p.game_over();
+        if (!pass && !is_legal(p, m)) break;
+        out += (out.empty() ? "" : " ") + (pass ? std::string("--") : to_algebraic(p, m));
         p.do_move(m);
     }
     return out;

@@ -251,15 +251,33 @@ class Worker {
     bool can_take_deciding_heart() const {
         if (pos_.phase() != Phase::Play || pos_.rules().reflective) return false;
         const Colour stm = pos_.to_move();
-        for (int o = 0; o < kColours; ++o) {
-            const Colour v = Colour(o);
-            if (v == pos_.army(stm) || !pos_.is_in(v) || pos_.heart(v) == NO_CELL) continue;
-            const bool decides = pos_.players_in() <= 2 || (v == root_ && team(stm) != team(root_));
-            // Kinta: taking a carried heart is a fight, not a sure capture (SPEC 26).
-            if (pos_.kinta() && pos_.man_on(pos_.heart(v)) != kNoMan) continue;
-            if (decides && attacks_heart(pos_, stm, v)) return true;
-        }
+        for (int o = 0; o < kColours; ++o)
+            if (deciding_victim(Colour(o)) && attacks_heart(pos_, stm, Colour(o))) return true;
         return false;
+    }
+
+    /// Whether taking colour v's heart now decides the game for the search (the mover's
+    /// opponent in two players; the root player's, taken by the coalition, in three), and is
+    /// a sure capture (Kinta: a carried heart is a fight, SPEC 26).
+    bool deciding_victim(Colour v) const {
+        const Colour stm = pos_.to_move();
+        if (v == pos_.army(stm) || !pos_.is_in(v) || pos_.heart(v) == NO_CELL) return false;
+        if (pos_.kinta() && pos_.man_on(pos_.heart(v)) != kNoMan) return false;
+        return pos_.players_in() <= 2 || (v == root_ && team(stm) != team(root_));
+    }
+
+    /// Step 1's mate, with its move as the principal variation's last (so a mating line
+    /// ends with the heart capture): the first legal move taking a deciding heart.
+    int take_deciding_heart(int ply) {
+        MoveList l;
+        generate_legal(pos_, l);
+        for (Move m : l)
+            if (const Colour v = pos_.heart_victim(m); v != NO_COLOUR && deciding_victim(v)) {
+                pv_[ply][ply] = m;
+                pv_len_[ply] = ply + 1;
+                break;
+            }
+        return mate_in(ply + 1);
     }
 
     int static_eval() {
@@ -467,11 +485,7 @@ class Worker {
                 rm.score = score;
                 root_scored_ = true;
                 rm.seldepth = seldepth_;
-                rm.pv.assign(1, rm.move);
-                // A Best-Reply line holds passes (null moves): it ends before the first.
-                for (int k = 1; k < pv_len_[1] && !pv_[1][k].is_none() && pv_[1][k] != Move::null();
-                     ++k)
-                    rm.pv.push_back(pv_[1][k]);
+                rm.pv = shown_line(rm.move, pv_[1], pv_len_[1]);
             }
             if (score > best) best = score;
             if (score > alpha) alpha = score;
@@ -503,7 +517,7 @@ class Worker {
         int v;
         if (enter_node(ply, v)) return v;
         // Step 1. A heart capture that decides the game is a mate now.
-        if (can_take_deciding_heart()) return mate_in(ply + 1);
+        if (can_take_deciding_heart()) return pv_node ? take_deciding_heart(ply) : mate_in(ply + 1);
         alpha = std::max(alpha, mated_in(ply));
         beta = std::min(beta, mate_in(ply + 1));
         if (alpha >= beta) return alpha;
@@ -654,6 +668,12 @@ class Worker {
     /// piece capture, a killer, then history), or the null move (BRS; or it has none).
     Move idle_reply(int ply) {
         if (sh_.settings.multiplayer != MultiplayerSearch::BrsPlus) return Move::null();
+        return first_by_ordering(ply);
+    }
+
+    /// The mover's first legal move by move ordering (a heart or piece capture, a killer,
+    /// then history); the null move when it has none.
+    Move first_by_ordering(int ply) {
         MoveList l;
         generate_legal(pos_, l);
         Move best = Move::null();
@@ -774,7 +794,7 @@ class Worker {
     int qsearch(int alpha, int beta, int ply, int qply) {
         int v;
         if (enter_node(ply, v)) return v;
-        if (can_take_deciding_heart()) return mate_in(ply + 1);
+        if (can_take_deciding_heart()) return take_deciding_heart(ply);
 
         const bool danger = heart_in_danger();
         const bool evasions = danger && qply == 0;
@@ -911,13 +931,35 @@ class Worker {
             cb.on_string(odds_text(rm.move));
     }
 
+    /// The principal variation as reported, from the root: first, then line[1..n), while its
+    /// moves stay legal. A pass of Best-Reply Search (the idle opponent of a layer) stays in
+    /// the line as the null move `0000` (SPEC 9), so a three-player line is whole rather than
+    /// cut at the first pass.
+    std::vector<Move> shown_line(Move first, const Move* line, int n) {
+        std::vector<Move> out{first};
+        pos_.do_move(likely(first));
+        int done = 1;
+        for (int k = 1; k < n; ++k) {
+            const Move m = line[k];
+            if (m.is_none() || pos_.phase() != Phase::Play || pos_.game_over()) break;
+            if (m != Move::null() && !is_legal(pos_, m)) break;
+            out.push_back(m);
+            pos_.do_move(likely(m));
+            ++done;
+        }
+        // A line does not end on passes.
+        while (out.size() > 1 && out.back() == Move::null()) out.pop_back();
+        for (int k = 0; k < done; ++k) pos_.undo_move();
+        return out;
+    }
+
     /// Three players: each player's standing at the end of the principal variation, by the
     /// static evaluation (that player against the mean of the others, centi-pawns), so that
     /// a GUI can show all three: `standing g <cp> b <cp> k <cp>` (`out` for a player out).
     std::string standings(const std::vector<Move>& pv) const {
         Position p = pos_;
         for (Move m : pv) {
-            if (m.is_none() || m == Move::null() || !is_legal(p, m)) break;
+            if (m.is_none() || (m != Move::null() && !is_legal(p, m))) break;
             p.do_move(m);
         }
         std::string out = "standing";

@@ -46,6 +46,38 @@ TEST_CASE("a heart that falls next move scores as being mated") {
     CHECK(r.last.mate_in == -1);
 }
 
+TEST_CASE("a mating line ends with the heart capture") {
+    // As above: Blue moves, then Green's rook takes the heart. The line says both.
+    const char* fen = "2 Hi99,Pi99,Re38 Hd38,Pi11 - b play 0 1";
+    auto r = search(fen, 4);
+    REQUIRE(r.last.pv.size() == 2);
+    Position p = testutil::make(fen);
+    p.do_move(r.last.pv[0]);
+    CHECK(p.heart_victim(r.last.pv[1]) == BLUE);
+}
+
+TEST_CASE("three players: a Best-Reply line is whole, its passes kept as null moves") {
+    // A three-player start of play: the line goes beyond the first opponents' layer, each
+    // move legal where it stands or a pass (0000, SPEC 9) of the layer's idle opponent.
+    const char* fen =
+        "3 Hg79,Qf58,Rh56,Bg47,Ni56,Ni66,Pg79,Pi67,Pi89,Wh78 Hh24,Qh24,Rh45,Bf25,Ni44,Ni45,Pf15,"
+        "Pi12,Pi34,Wg36 Hc18,Qd28,Rc18,Be49,Ne27,Nf37,Pb19,Pe16,Pe26,We37 g play 0 1";
+    auto r = search(fen, 6);
+    CHECK(r.last.pv.size() >= 4);
+    Position p = testutil::make(fen);
+    int passes = 0;
+    for (Move m : r.last.pv) {
+        if (m == Move::null()) {
+            ++passes;
+        } else {
+            REQUIRE(is_legal(p, m));
+        }
+        p.do_move(m);
+    }
+    CHECK(passes >= 1);
+    CHECK(r.last.pv.back() != Move::null());
+}
+
 TEST_CASE("50 moves each: every line is a draw, scored 0") {
     // Halfmove 99: the next move that captures nothing ends the game drawn. No captures
     // are possible here.

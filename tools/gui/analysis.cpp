@@ -155,6 +155,13 @@ void Analyser::run() {
         std::string san;
         json moves = json::array();
         for (const auto& s : pv) {
+            if (s == "0000" && p.phase() == Phase::Play && !p.game_over()) {
+                // Three players: a pass of Best-Reply Search (docs/search.md), written `--`.
+                san += (san.empty() ? "" : " ") + std::string("--");
+                moves.push_back(s);
+                p.do_move(Move::null());
+                continue;
+            }
             auto m = parse_move(p, s);
             if (!std::holds_alternative<Move>(m)) break;
             const Move mv = std::get<Move>(m);
