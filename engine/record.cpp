@@ -1,6 +1,9 @@
 // engine/record.cpp: reading and replaying game records (see record.h).
 #include "record.h"
 
+#include <array>
+#include <set>
+
 #include <cstdlib>
 #include <optional>
 
@@ -106,7 +109,9 @@ std::vector<RecordGame> read_records(std::istream& in) {
                 if (tag[k] == '\\' && k + 1 < q2) ++k;
                 value += tag[k];
             }
-            cur.tags[tag.substr(0, sp)] = value;
+            const std::string name = tag.substr(0, sp);
+            if (!cur.tags.count(name)) cur.tag_order.push_back(name);
+            cur.tags[name] = value;
         } else {
             std::size_t end = i;
             while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end])) &&
@@ -187,10 +192,12 @@ struct Replayer {
         return "";
     }
 
-    /// Records a move (or `out:k`) and the position after it.
-    void push(const std::string& move, const Position& after) {
+    /// Records a move (or `out:k`) and the position after it; token: the index in g.tokens
+    /// it was read from (-1: a removal the rules imposed, written nowhere).
+    void push(const std::string& move, const Position& after, int token) {
         out.moves.push_back(move);
         out.fens.push_back(after.fen());
+        out.token.push_back(token);
     }
 
     /// Plays tokens[i..] on pos, appending to out; on failure sets `error` and, when
@@ -201,6 +208,7 @@ struct Replayer {
             if (nested) {
                 out.fens.resize(mark);
                 out.moves.resize(mark);
+                out.token.resize(mark);
             }
             error = why;
             return false;
@@ -212,7 +220,7 @@ struct Replayer {
                    !pos.removal_ends_game() && !has_legal_move(pos)) {
                 const std::string who(1, kColourChar[pos.to_move()]);
                 pos.eliminate_to_move();
-                push("out:" + who, pos);
+                push("out:" + who, pos, -1);
             }
             if (t.removal) {
                 if (pos.phase() != Phase::Play || pos.players() != 3 ||
@@ -220,7 +228,7 @@ struct Replayer {
                     return fail(where(pos, t) + ": a removal of " + t.text +
                                 " that cannot happen here");
                 pos.eliminate_to_move();
-                push("out:" + t.text, pos);
+                push("out:" + t.text, pos, int(i));
                 continue;
             }
             if (pos.game_over()) return fail(where(pos, t) + ": the game is already over");
@@ -230,7 +238,7 @@ struct Replayer {
                 if (auto e = with_outcome(pos, t, m); !e.empty())
                     return fail(where(pos, t) + ": " + e);
                 pos.do_move(m);
-                push(move_to_string(m), pos);
+                push(move_to_string(m), pos, int(i));
                 continue;
             }
             if (!lenient || r.moves.empty()) return fail(where(pos, t) + ": " + r.error);
@@ -245,7 +253,7 @@ struct Replayer {
                     continue;
                 }
                 next.do_move(m);
-                push(move_to_string(m), next);
+                push(move_to_string(m), next, int(i));
                 if (run(i + 1, next, last, true)) {
                     pos = next;
                     return true;
@@ -253,6 +261,7 @@ struct Replayer {
                 dice = saved;
                 out.fens.pop_back();
                 out.moves.pop_back();
+                out.token.pop_back();
             }
             return fail(where(pos, t) + ": " + r.error + "; no reading keeps the rest legal (" +
                         last + ")");
@@ -332,6 +341,51 @@ Replay replay(const RecordGame& g, const Rules& base, int players, bool lenient)
     }
     if (!r.run(0, pos, error)) out.error = error;
     return out;
+}
+
+std::string write_tags(const std::map<std::string, std::string>& tags,
+                       const std::vector<std::string>& order) {
+    static const std::array<std::string, 7> kRoster = {"Event", "Site",  "Date",  "Round",
+                                                       "White", "Black", "Result"};
+    std::string out;
+    std::set<std::string> done;
+    auto put = [&](const std::string& name) {
+        const auto it = tags.find(name);
+        if (it == tags.end() || !done.insert(name).second) return;
+        out += "[" + name + " \"";
+        for (char ch : it->second) {
+            if (ch == '"' || ch == '\\') out += '\\';
+            out += (ch == '\n' || ch == '\r') ? ' ' : ch;
+        }
+        out += "\"]\n";
+    };
+    for (const auto& n : kRoster) put(n);
+    for (const auto& n : order) put(n);
+    for (const auto& [n, _] : tags) put(n);
+    return out;
+}
+
+std::string wrap_movetext(std::string_view text, std::size_t width) {
+    std::string out;
+    std::size_t col = 0, i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+        if (i == text.size()) break;
+        std::size_t end = i;
+        while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end]))) ++end;
+        const std::string_view w = text.substr(i, end - i);
+        i = end;
+        if (col && col + 1 + w.size() > width) {
+            out += '\n';
+            col = 0;
+        } else if (col) {
+            out += ' ';
+            ++col;
+        }
+        out += w;
+        col += w.size();
+    }
+    return out + '\n';
 }
 
 }  // namespace klinzha

@@ -40,10 +40,24 @@ struct RecordGame {
         std::string comment;
     };
     std::map<std::string, std::string> tags;
+    std::vector<std::string> tag_order;  ///< the tags' names in the order they were read
     std::vector<Token> tokens;
     std::string result;  ///< the result token, "" if none
     int line = 0;        ///< line where the game starts
 };
+
+/// The tag section of a PGN record, one `[Name "value"]` line each (a `"` or `\` in a value
+/// gets a backslash, a line break becomes a space): the Seven Tag Roster first in its order
+/// (Event Site Date Round White Black Result, those present), then the other tags in
+/// `order`, then any not named there by name. PGN export format (PGN standard 8.1.1).
+std::string write_tags(const std::map<std::string, std::string>& tags,
+                       const std::vector<std::string>& order);
+
+/// Movetext (moves, move numbers, NAGs, `{comments}`, the result) with its white space
+/// replaced: words joined by single spaces, lines broken so none passes `width` columns
+/// unless a single word does (PGN export: 80; a comment may break across lines). Ends
+/// with a newline.
+std::string wrap_movetext(std::string_view text, std::size_t width = 80);
 
 /// Splits a text of records into games. Never fails: text it cannot use (an unterminated
 /// comment, a broken tag line) is kept as tokens, which then fail in replay() with a message.
@@ -60,6 +74,8 @@ struct Replay {
     std::vector<std::string> fens;   ///< the position string after each move or removal
     std::vector<std::string> moves;  ///< each move as a protocol string (SPEC 9); "out:k"
                                      ///< for a removal
+    std::vector<int> token;          ///< per move: its index in RecordGame::tokens, -1 for a
+                                     ///< removal the rules imposed (no legal move)
     std::string error;               ///< "" if every token was read; else what failed and where
 };
 

@@ -51,6 +51,13 @@ std::optional<Position> position_from_args(uci::UciSession& s, const std::vector
     // SPEC 10: a position string has spaces (and may hold `key=value` fields); a rule word
     // `Name=value` has none.
     if (i < args.size() && args[i].find(' ') != std::string::npos) fen = args[i++];
+    if (i < args.size() && args[i].find('=') == std::string::npos) {
+        std::cerr << command << ": '" << args[i]
+                  << "' is neither a position string (SPEC 10, in quotes: its fields are "
+                     "separated by spaces, e.g. \"2 - - - g place 0 1\") nor a rule option "
+                     "Name=value\n";
+        return std::nullopt;
+    }
     Rules rules = s.engine().rules();
     auto err = apply_rule_words({args.begin() + std::ptrdiff_t(i), args.end()}, rules);
     Position p;
@@ -221,6 +228,29 @@ std::string algebraic_line(const Position& root, const std::vector<Move>& pv) {
 }
 
 constexpr const char* kMarks[] = {"", "inaccuracy", "mistake", "blunder"};
+/// The marks as PGN's Numeric Annotation Glyphs: $6 ?!, $2 ?, $4 ??.
+constexpr const char* kNags[] = {"", "$6", "$2", "$4"};
+
+/// `analyse`'s limits from --depth (plies, 1..kMaxDepth) and --movetime (ms, at least 1), or
+/// `default_depth` when neither is given. Returns an error (a bad or doubled limit).
+std::optional<std::string> analyse_limits(const po::variables_map& vm, int default_depth,
+                                          SearchLimits& lim) {
+    constexpr int kMaxDepth = 100;
+    if (vm.count("depth") && vm.count("movetime")) return "give --depth or --movetime, not both";
+    if (vm.count("depth")) {
+        lim.depth = vm["depth"].as<int>();
+        if (lim.depth < 1 || lim.depth > kMaxDepth)
+            return "--depth must be 1.." + std::to_string(kMaxDepth) + " plies, not " +
+                   std::to_string(lim.depth);
+    }
+    if (vm.count("movetime")) {
+        lim.movetime = vm["movetime"].as<int>();
+        if (lim.movetime < 1)
+            return "--movetime must be at least 1 ms, not " + std::to_string(lim.movetime);
+    }
+    if (!lim.depth && lim.movetime < 0) lim.depth = default_depth;
+    return std::nullopt;
+}
 
 int cmd_analyse(uci::UciSession& s, const po::variables_map& vm,
                 const std::vector<std::string>& args) {
@@ -228,9 +258,10 @@ int cmd_analyse(uci::UciSession& s, const po::variables_map& vm,
     if (!parsed) return 2;
     const Position root = *parsed;
     SearchLimits lim;
-    if (vm.count("depth")) lim.depth = vm["depth"].as<int>();
-    if (vm.count("movetime")) lim.movetime = vm["movetime"].as<int>();
-    if (!lim.depth && lim.movetime < 0) lim.depth = 6;
+    if (auto err = analyse_limits(vm, 6, lim)) {
+        std::cerr << "analyse: " << *err << "\n";
+        return 2;
+    }
     std::cout << draw_board(root) << "\n\n";
     Move best_move;
     SearchCallbacks cb{[&](const SearchInfo& info) {
@@ -318,9 +349,10 @@ int cmd_analyse_record(uci::UciSession& s, const po::variables_map& vm, const st
     auto in = open_input(file, "analyse");
     if (!in) return 2;
     SearchLimits lim;
-    if (vm.count("depth")) lim.depth = vm["depth"].as<int>();
-    if (vm.count("movetime")) lim.movetime = vm["movetime"].as<int>();
-    if (!lim.depth && lim.movetime < 0) lim.depth = 4;
+    if (auto err = analyse_limits(vm, 4, lim)) {
+        std::cerr << "analyse: " << *err << "\n";
+        return 2;
+    }
     const bool annotate = vm.count("annotate") > 0;
     int failed = 0, n = 0;
     for (const RecordGame& g : read_records(*in)) {
@@ -334,6 +366,9 @@ int cmd_analyse_record(uci::UciSession& s, const po::variables_map& vm, const st
         std::array<int, kColours> loss{}, counted{};
         std::array<std::array<int, kColours>, 4> graded{};  // per grade, per colour
         std::string text;
+        bool in_play = false;
+        int number = 0;
+        Colour first = GREEN;
         auto search = [&](const Position& p, std::vector<Move> only) {
             SearchLimits l = lim;
             l.searchmoves = std::move(only);
@@ -349,16 +384,29 @@ int cmd_analyse_record(uci::UciSession& s, const po::variables_map& vm, const st
         if (!annotate) std::cout << "game " << n << "\n";
         for (std::size_t i = 0; i < r.moves.size(); ++i) {
             const std::string& ms = r.moves[i];
+            const RecordGame::Token* tok = i < r.token.size() && r.token[i] >= 0
+                                               ? &g.tokens[std::size_t(r.token[i])]
+                                               : nullptr;
             if (ms.rfind("out:", 0) == 0) {
                 pos.eliminate_to_move();
-                text += "{" + ms.substr(4) + " out} ";
+                if (tok) text += "{" + ms.substr(4) + " out} ";
                 continue;
             }
-            const Move played = std::get<Move>(parse_move(pos, ms));
+            const auto parsed_move = parse_played_move(pos, ms);
+            if (!std::holds_alternative<Move>(parsed_move)) {  // replay() made it: a bug
+                std::cerr << "analyse: game " << n << ": " << std::get<std::string>(parsed_move)
+                          << "\n";
+                ++failed;
+                break;
+            }
+            const Move played = std::get<Move>(parsed_move);
             const Colour c = pos.to_move();
-            const std::string alg = to_algebraic(pos, played);
+            const std::string alg = to_record_algebraic(pos, played);
             SearchInfo best = search(pos, {});
             SearchInfo mine = search(pos, {played});
+            // The played move's own search may see further than the whole search did (a
+            // search is not exact): then the played move is the best one found.
+            if (comparable(mine) > comparable(best)) best = mine;
             const std::string line = algebraic_line(pos, best.pv);
             // Setup-phase scores come from the setup planner and are not compared (docs).
             int lost = std::max(0, comparable(best) - comparable(mine));
@@ -379,9 +427,20 @@ int cmd_analyse_record(uci::UciSession& s, const po::variables_map& vm, const st
                           << show_score(comparable(mine)) << "  best "
                           << (best.pv.empty() ? std::string("-") : line.substr(0, line.find(' ')))
                           << "  line " << line << (*mark ? std::string("  ") + mark : "") << "\n";
-            text += alg + " {" + show_score(comparable(mine)) + " best " +
-                    show_score(comparable(best)) + (line.empty() ? "" : " " + line) +
-                    (*mark ? std::string(" ") + mark : "") + "} ";
+            // PGN: the phase comments, a move number before each move of the first player in
+            // play, the mark as a NAG, the record's own comments, then the analysis.
+            if (i == 0 && pos.phase() != Phase::Play) text += "{setup} ";
+            if (pos.phase() == Phase::Play && !in_play) {
+                in_play = true;
+                first = c;
+                text += "{play} ";
+            }
+            if (in_play && (c == first || number == 0)) text += std::to_string(++number) + ". ";
+            text += alg + (grade ? std::string(" ") + kNags[grade] : std::string()) + " ";
+            if (tok && !tok->comment.empty()) text += "{" + tok->comment + "} ";
+            if (tok && !tok->spindles.empty()) text += "{spindles " + tok->spindles + "} ";
+            text += "{" + show_score(comparable(mine)) + " best " + show_score(comparable(best)) +
+                    (line.empty() ? "" : " " + line) + "} ";
             pos.do_move(played);
         }
         std::string summary;
@@ -393,16 +452,11 @@ int cmd_analyse_record(uci::UciSession& s, const po::variables_map& vm, const st
                        std::to_string(graded[2][c]) + " mistakes, " + std::to_string(graded[3][c]) +
                        " blunders";
         if (!annotate) std::cout << "summary " << summary << "\n";
-        if (annotate) {
-            for (const auto& [k, v] : g.tags) {
-                std::string esc;
-                for (char ch : v)
-                    esc += (ch == '"' || ch == '\\') ? std::string("\\") + ch : std::string(1, ch);
-                std::cout << "[" << k << " \"" << esc << "\"]\n";
-            }
-            std::cout << "\n{klinzha analysis: " << summary << "} " << text
-                      << (g.result.empty() ? "*" : g.result) << "\n\n";
-        }
+        if (annotate)
+            std::cout << write_tags(g.tags, g.tag_order) << "\n"
+                      << wrap_movetext("{klinzha analysis: " + summary + "} " + text +
+                                       (g.result.empty() ? "*" : g.result))
+                      << "\n";
     }
     return failed ? 1 : 0;
 }

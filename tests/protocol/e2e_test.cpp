@@ -7,10 +7,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -162,9 +164,12 @@ TEST_CASE("e2e: end of input ends the engine") {
 }
 
 namespace {
-/// Runs the klinzha binary with a shell command line; returns standard output and sets rc.
-std::string run_cli(const std::string& args, int& rc, const std::string& input = "") {
-    std::string cmd = std::string(KLINZHA_BINARY) + " " + args + " 2>/dev/null";
+/// Runs the klinzha binary with a shell command line; returns standard output (and standard
+/// error after it when with_stderr) and sets rc.
+std::string run_cli(const std::string& args, int& rc, const std::string& input = "",
+                    bool with_stderr = false) {
+    std::string cmd =
+        std::string(KLINZHA_BINARY) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
     const std::string path = "/tmp/klinzha_cli_input_" + std::to_string(::getpid()) + ".txt";
     if (!input.empty()) {
         std::ofstream(path) << input;
@@ -199,6 +204,66 @@ TEST_CASE("cli: perft takes a position string with key=value fields and Name=val
     CHECK(out.find("Nodes searched: 407") != std::string::npos);
     run_cli("perft 1 '2 - - - g place 0 1 ablated=e38'", rc);
     CHECK(rc == 2);  // ablated outside play: a clear error
+}
+
+TEST_CASE("cli: analyse refuses a placeholder for the position and limits it cannot use") {
+    int rc = 0;
+    auto out = run_cli("analyse '<position>' --depth 3", rc, "", true);
+    CHECK(rc == 2);
+    CHECK(out.find("neither a position string") != std::string::npos);
+    for (const char* bad : {"--depth 0", "--depth -3", "--movetime 0", "--depth 2 --movetime 50"}) {
+        CAPTURE(bad);
+        out = run_cli(std::string("analyse ") + bad, rc, "", true);
+        CHECK(rc == 2);
+        CHECK(out.find("analyse: ") == 0);
+    }
+    run_cli("analyse --depth 1", rc);
+    CHECK(rc == 0);
+}
+
+TEST_CASE("cli: analyse --annotate writes PGN export layout that replay reads back") {
+    // Tags out of order, a comment on a move, a setup and a few moves of play.
+    const std::string record =
+        "[Black \"b\"]\n[Zeta \"z\"]\n[Event \"e\"]\n[White \"w\"]\n[Alpha \"a\"]\n\n"
+        "{setup} Wh78 Qg79 Rg69 Bf59 Ng68 Nf58 i88 i89 i99 Wh24 Qg14 Rg13 Bf14 Ng24 Nf15 i12 i23 "
+        "i11 Hi99 Hi11 {play} 1. i78 {a person's note} i12i22 2. i77 i23i33 *\n";
+    int rc = 0;
+    const std::string out = run_cli("analyse --record - --depth 2 --annotate", rc, record);
+    REQUIRE(rc == 0);
+    // The Seven Tag Roster's order first, then the others as the record had them.
+    const auto at = [&](const char* tag) { return out.find(std::string("[") + tag + " "); };
+    CHECK(at("Event") < at("White"));
+    CHECK(at("White") < at("Black"));
+    CHECK(at("Black") < at("Zeta"));
+    CHECK(at("Zeta") < at("Alpha"));
+    // Move numbers, the person's comment kept (lines may break inside it), no line past 80
+    // columns.
+    std::string flat = out;
+    std::replace(flat.begin(), flat.end(), '\n', ' ');
+    CHECK(flat.find("1. i78") != std::string::npos);
+    CHECK(flat.find("2. i77") != std::string::npos);
+    CHECK(flat.find("{a person's note}") != std::string::npos);
+    std::istringstream lines(out);
+    for (std::string l; std::getline(lines, l);)
+        if (l.empty() || l[0] != '[') CHECK(l.size() <= 80);
+    // No mark as a word after a move's analysis: marks are NAGs.
+    for (const char* word : {" inaccuracy}", " mistake}", " blunder}"})
+        CHECK(flat.find(word) == std::string::npos);
+    CHECK(flat.find(" $") != std::string::npos);  // these moves are far from the best
+    // replay reads it back to the same position as the record.
+    const std::string a = run_cli("replay - --final", rc, out);
+    CHECK(rc == 0);
+    const std::string b = run_cli("replay - --final", rc, record);
+    CHECK(a == b);
+    // A Kinta record (attacks with their outcome) too: it used to abort the program.
+    const std::string kinta =
+        "[Players \"2\"]\n[Options \"Kinta=true\"]\n[SetUp \"1\"]\n[FEN \"2 Hg79,Qh67,Rg47,"
+        "Bh78,Nf58,Pi67,Ph68,Pg79,Wh56 Hi12,Qi33,Ri45,Bg13,Ni22,Ng25,Ph24,Pf15,Pf14,Wi12 - b "
+        "play 0 2 strength=g25:127,g47:21,h24:24,h68:70,h78:40,i33:69\"]\n\nNxg47/A120 *\n";
+    const std::string k = run_cli("analyse --record - --depth 2 --annotate", rc, kinta);
+    CHECK(rc == 0);
+    CHECK(k.find("Nxg47+/A120") != std::string::npos);
+    CHECK(run_cli("replay - --final", rc, k) == run_cli("replay - --final", rc, kinta));
 }
 
 TEST_CASE("cli: replay and analyse --record read a record, --multipv in any spelling") {

@@ -1,5 +1,6 @@
 // tools/match/referee.cpp: see referee.h.
 #include "referee.h"
+#include "engine/record.h"
 
 #include "engine/combat.h"
 
@@ -163,9 +164,9 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
     for (std::size_t c = 0; c < kColours; ++c)
         if (tcs[c].base_ms >= 0 && cfg.start_clock_ms[c] >= 0) clock[c] = cfg.start_clock_ms[c];
 
-    // Plays `played` (a legal move with its Kinta outcome) for the player to move and writes it into
-    // the record: notation, mover, comment, hearts captured (SPEC 12; Kinta: an attacker
-    // that lost carrying its heart lost it to the defender's owner).
+    // Plays `played` (a legal move with its Kinta outcome) for the player to move and writes it
+    // into the record: notation, mover, comment, hearts captured (SPEC 12; Kinta: an attacker that
+    // lost carrying its heart lost it to the defender's owner).
     auto record_move = [&](Move played, const std::string& spindles, Colour defender_owner,
                            const std::string& comment) {
         const Colour c = pos.to_move();
@@ -463,21 +464,7 @@ std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round,
         if (i < g.spindles.size() && !g.spindles[i].empty()) text += "{" + g.spindles[i] + "} ";
     }
     text += g.result();
-    // Wrap at about 80 columns.
-    std::size_t col = 0;
-    std::istringstream words(text);
-    for (std::string w; words >> w;) {
-        if (col && col + w.size() + 1 > 80) {
-            o << '\n';
-            col = 0;
-        } else if (col) {
-            o << ' ';
-            ++col;
-        }
-        o << w;
-        col += w.size();
-    }
-    o << "\n\n";
+    o << wrap_movetext(text) << "\n";
     return o.str();
 }
 
