@@ -33,6 +33,22 @@ TEST_CASE("Elo and 95% interval from single games and from pairs") {
     CHECK(f.error == doctest::Approx(34.8264).epsilon(1e-5));
 }
 
+TEST_CASE("an interval open on one side is given by its bounds, never as +/- inf") {
+    // 9 wins, 1 loss: score 0.9, standard error sqrt(0.09 / 10); the upper bound passes a
+    // score of 1. Elo 381.697, lower bound elo(0.9 - 1.96 se) = 158.985 (Python).
+    Trinomial t;
+    t.w = 9;
+    t.l = 1;
+    const auto e = elo_estimate(t);
+    CHECK(e.elo == doctest::Approx(381.697).epsilon(1e-5));
+    CHECK(e.lo == doctest::Approx(158.985).epsilon(1e-5));
+    CHECK(std::isinf(e.hi));
+    CHECK(e.describe() == "+381.7 (95%: +159.0 to +inf)");
+    t.w = 1;
+    t.l = 9;
+    CHECK(elo_estimate(t).describe() == "-381.7 (95%: -inf to -159.0)");
+}
+
 TEST_CASE("SPRT bounds, LLR and decisions") {
     Sprt s;  // elo0 0, elo1 5, alpha = beta = 0.05
     CHECK(s.lower() == doctest::Approx(std::log(0.05 / 0.95)));

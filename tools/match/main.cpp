@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -26,6 +27,28 @@ using namespace klinzha;
 using namespace klinzha::match;
 
 namespace {
+
+/// Whether an engine command can start: its first word (the program, unless it is a
+/// `NAME=value` word the shell reads) must be an executable file, named by a path or found
+/// on PATH. Returns the problem, or nullopt. The shell would say it too, but only once a
+/// game had begun, and in its own words.
+std::optional<std::string> check_command(const std::string& cmd) {
+    std::istringstream in(cmd);
+    std::string program;
+    in >> program;
+    if (program.empty() || program.find('=') != std::string::npos) return std::nullopt;
+    if (program.find('/') != std::string::npos) {
+        if (::access(program.c_str(), X_OK) != 0)
+            return "cannot run '" + program + "': no executable file there";
+        return std::nullopt;
+    }
+    const char* path = std::getenv("PATH");
+    std::istringstream dirs(path ? path : "");
+    for (std::string dir; std::getline(dirs, dir, ':');)
+        if (::access(((dir.empty() ? "." : dir) + "/" + program).c_str(), X_OK) == 0)
+            return std::nullopt;
+    return "cannot run '" + program + "': not found on PATH";
+}
 Tournament* g_tournament = nullptr;
 std::atomic<int> g_interrupts{0};
 extern "C" void on_sigint(int) {
@@ -182,6 +205,7 @@ int main(int argc, char** argv) {
                         throw std::runtime_error("-engine: unknown key '" + k + "'");
                 }
                 if (e.cmd.empty()) throw std::runtime_error("-engine needs cmd=<command>");
+                if (auto err = check_command(e.cmd)) throw std::runtime_error("-engine: " + *err);
                 if (e.name.empty()) e.name = "engine" + std::to_string(cfg.engines.size() + 1);
                 cfg.engines.push_back(e);
             } else if (opt.string_key == "each") {
@@ -294,7 +318,9 @@ int main(int argc, char** argv) {
         if (vm.count("state")) cfg.state_path = vm["state"].as<std::string>();
         if (vm.count("setups")) {
             std::ifstream in(vm["setups"].as<std::string>());
-            if (!in) throw std::runtime_error("-setups: cannot read the file");
+            if (!in)
+                throw std::runtime_error("-setups: cannot read '" + vm["setups"].as<std::string>() +
+                                         "'");
             for (std::string line; std::getline(in, line);) {
                 if (line.empty() || line[0] == '#') continue;
                 Position p;
@@ -365,10 +391,7 @@ int main(int argc, char** argv) {
     g_tournament = &t;
     std::signal(SIGINT, on_sigint);
     t.run();
-    std::cout << "\n" << t.table();
-    if (!t.error().empty()) {
-        std::cerr << "klinzha-match: error: " << t.error() << "\n";
-        return 1;
-    }
-    return 0;
+    // (An error that stopped the match is in the log already, as "Error: ...".)
+    if (t.finished() > 0) std::cout << "\n" << t.table();
+    return t.error().empty() ? 0 : 1;
 }

@@ -52,7 +52,9 @@ EloEstimate estimate(const std::array<double, N>& x, const std::array<double, N>
     if (!e.finite) return e;
     const double se = std::sqrt(var / n);
     const double lo = elo_from_score(mean - kZ95 * se), hi = elo_from_score(mean + kZ95 * se);
-    e.error = std::isfinite(lo) && std::isfinite(hi) ? (hi - lo) / 2 : INFINITY;
+    e.lo = mean - kZ95 * se <= 0 ? -INFINITY : lo;
+    e.hi = mean + kZ95 * se >= 1 ? INFINITY : hi;
+    e.error = std::isfinite(e.lo) && std::isfinite(e.hi) ? (hi - lo) / 2 : INFINITY;
     const double sigma_game = std::sqrt(var * per_game);  // one game's score
     e.nelo = (mean - 0.5) / sigma_game * kNeloScale;
     e.nelo_error = kZ95 * se / sigma_game * kNeloScale;
@@ -126,6 +128,17 @@ std::string EloEstimate::describe() const {
         return buf;
     }
     const double shown = std::abs(elo) < 0.05 ? 0.0 : elo;  // never "-0.0"
+    if (!std::isfinite(error)) {  // open on one side: the bounds, not a symmetric error
+        auto bound = [](double v) {
+            char b[32];
+            if (!std::isfinite(v)) return std::string(v > 0 ? "+inf" : "-inf");
+            std::snprintf(b, sizeof b, "%+.1f", v);
+            return std::string(b);
+        };
+        std::snprintf(buf, sizeof buf, "%+.1f (95%%: %s to %s)", shown, bound(lo).c_str(),
+                      bound(hi).c_str());
+        return buf;
+    }
     std::snprintf(buf, sizeof buf, "%+.1f +/- %.1f", shown, error);
     return buf;
 }

@@ -33,7 +33,8 @@ struct Pentanomial {
 /// Elo difference and its 95% interval (elo - error, elo + error).
 struct EloEstimate {
     double elo = 0;
-    double error = 0;
+    double error = 0;  ///< half the 95% interval; infinite when a bound passes a score of 0 or 1
+    double lo = 0, hi = 0;  ///< the 95% interval's bounds (Elo; -inf/+inf past a score of 0/1)
     double score = 0.5;     ///< mean score per game
     double nelo = 0;        ///< normalised Elo: (score - 0.5) / sigma(game score) * 800 / ln 10
     double nelo_error = 0;  ///< its 95% half-interval
@@ -41,8 +42,9 @@ struct EloEstimate {
     /// False when no finite estimate exists: fewer than two samples (games or pairs), no
     /// variance (every sample the same), or a score of 0 or 1. Then print `describe()` only.
     bool finite = false;
-    /// "+12.3 +/- 4.5" when finite, else what is known ("n/a (1 game pair)", "+inf (all
-    /// won)"): never "-0.0" nor "+/- 0.0" from a degenerate sample.
+    /// "+12.3 +/- 4.5" when finite, "+190.8 (95%: +101.2 to +inf)" when the interval is
+    /// open on one side, else what is known ("n/a (1 game pair)", "+inf (all won)"): never
+    /// "-0.0" nor "+/- 0.0" from a degenerate sample, nor "+/- inf".
     std::string describe() const;
     long long samples = 0;
 };

@@ -230,6 +230,15 @@ void Tournament::record(const GameRecord& g, const GameSummary& s) {
     for (int c = 0; c < s.players; ++c)
         out_ << (c ? " vs " : "") << cfg_.engines[std::size_t(s.engine[c])].name;
     out_ << "): " << g.result() << " {" << g.termination << "}";
+    if (s.players == 3) {  // the three-part result spelled out, colour by colour
+        out_ << " (";
+        for (int c = 0; c < 3; ++c)
+            out_ << (c ? ", " : "") << std::array{"green", "blue", "black"}[std::size_t(c)] << " "
+                 << (s.outcome[c] == Outcome::Win    ? "wins"
+                     : s.outcome[c] == Outcome::Draw ? "draws"
+                                                     : "loses");
+        out_ << ")";
+    }
     // Time left: the pace of the games finished in this run, for the games still to play.
     ++finished_this_run_;
     const double secs =
@@ -325,11 +334,17 @@ std::string Tournament::sprt_decision() const {
     return cfg_.sprt ? cfg_.sprt->decision(cfg_.sprt->llr(pentanomial())) : "";
 }
 
+int Tournament::finished() const {
+    std::lock_guard lock(mutex_);
+    return int(done_.size());
+}
+
 std::string Tournament::table() const {
     std::lock_guard lock(mutex_);
     const int n = int(cfg_.engines.size());
     struct Row {
-        int games = 0, w = 0, d = 0, l = 0, rh = 0;
+        int games = 0, seats = 0, w = 0, d = 0, l = 0, rh = 0;
+        int last_game = -1;  // counts a game once when the engine holds two seats of it
         double kz = 0;
         std::array<std::array<int, 3>, kColours> seat{};  // per colour: w d l
     };
@@ -337,7 +352,9 @@ std::string Tournament::table() const {
     for (const auto& s : done_)
         for (int c = 0; c < s.players; ++c) {
             Row& r = rows[std::size_t(s.engine[c])];
-            r.games++;
+            r.seats++;
+            if (r.last_game != s.index) r.games++;
+            r.last_game = s.index;
             int k = s.outcome[c] == Outcome::Win ? 0 : s.outcome[c] == Outcome::Draw ? 1 : 2;
             (k == 0 ? r.w : k == 1 ? r.d : r.l)++;
             r.seat[c][std::size_t(k)]++;
@@ -346,8 +363,13 @@ std::string Tournament::table() const {
         }
     std::ostringstream o;
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%-16s %6s %6s %6s %6s %7s", "engine", "games", "wins", "draws",
-                  "losses", "score");
+    // Three players: an engine may hold two seats of one game (A A B): `games` counts games,
+    // `seats` the seats held, and wins/draws/losses and the score are per seat.
+    const bool three = cfg_.game.players == 3;
+    std::snprintf(buf, sizeof buf, "%-16s %6s", "engine", "games");
+    o << buf;
+    if (three) o << "  seats";
+    std::snprintf(buf, sizeof buf, " %6s %6s %6s %7s", "wins", "draws", "losses", "score");
     o << buf;
     o << "  RH11.1  KZ10.1";  // both scorings, for two and three players
     o << "   as green (w-d-l)   as blue (w-d-l)";
@@ -355,10 +377,15 @@ std::string Tournament::table() const {
     o << '\n';
     for (int i = 0; i < n; ++i) {
         const Row& r = rows[std::size_t(i)];
-        double score = r.games ? (r.w + 0.5 * r.d) / r.games : 0;
-        std::snprintf(buf, sizeof buf, "%-16s %6d %6d %6d %6d %6.1f%%",
-                      cfg_.engines[std::size_t(i)].name.substr(0, 16).c_str(), r.games, r.w, r.d,
-                      r.l, 100 * score);
+        double score = r.seats ? (r.w + 0.5 * r.d) / r.seats : 0;
+        std::snprintf(buf, sizeof buf, "%-16s %6d",
+                      cfg_.engines[std::size_t(i)].name.substr(0, 16).c_str(), r.games);
+        o << buf;
+        if (three) {
+            std::snprintf(buf, sizeof buf, " %6d", r.seats);
+            o << buf;
+        }
+        std::snprintf(buf, sizeof buf, " %6d %6d %6d %6.1f%%", r.w, r.d, r.l, 100 * score);
         o << buf;
         std::snprintf(buf, sizeof buf, "  %6d  %6.1f", r.rh, r.kz);
         o << buf;

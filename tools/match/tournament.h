@@ -90,6 +90,8 @@ class Tournament {
     void add_results(const std::vector<GameSummary>& games);
     /// The games this run plays: all, or those of its shard.
     int games_to_play() const;
+    /// Games finished so far (this run and those read from the state file).
+    int finished() const;
     /// The result table (per engine and per seat; Elo and SPRT lines for two engines).
     std::string table() const;
     /// The SPRT decision so far: "H0", "H1" or "".
