@@ -225,8 +225,9 @@ bool play_moves_impl(const Position& pos, Colour us, Bitboard filter, Sink&& sin
     // crosses its own zones only when attacked.
     const Bitboard carry_forbidden = own_zones | pos.clouds();
     Bitboard carry_block = 0;
+    // A Blind view counts the viewer's heart as attacked: it cannot see attackers (SPEC 25).
     if (kCarry && rules.goal_crosses_zone_if_threatened && own_heart != NO_CELL &&
-        test(own, own_heart) && !heart_attacked(pos, us))
+        test(own, own_heart) && !pos.hidden() && !heart_attacked(pos, us))
         carry_block = own_zones;
 
     // Kinta (SPEC 26): opposing walls a piece may attack: not spared, not on a cloud, not in
@@ -372,6 +373,12 @@ bool goal_safe_after(Position& pos, Move m) {
 
 template <typename Emit>
 void legal_moves(const Position& pos, Emit&& emit, Bitboard targets = kAllCells) {
+    // A Blind view (SPEC 25): a hidden player's ply is unseen; in the view it is the null
+    // move, which advances the turn and the phase as that ply would.
+    if (pos.hidden_to_move()) {
+        if (!pos.game_over()) emit(Move::null());
+        return;
+    }
     switch (pos.phase()) {
         case Phase::Place:
             placement_moves(pos, emit);
@@ -415,7 +422,8 @@ void generate_legal_to(const Position& pos, MoveList& list, Bitboard targets) {
 
 std::size_t count_legal(const Position& pos) {
     std::size_t n = 0;
-    if (pos.phase() == Phase::Play && !pos.rules().goal_safety && !pos.game_over()) {
+    if (pos.phase() == Phase::Play && !pos.rules().goal_safety && !pos.game_over() &&
+        !pos.hidden_to_move()) {
         play_moves<true>(pos, pos.to_move(), kAllCells, [&](Cell, Bitboard dests, Bitboard carry) {
             n += std::size_t(popcount(dests) + popcount(carry));
             return false;
@@ -427,7 +435,7 @@ std::size_t count_legal(const Position& pos) {
 }
 
 bool has_legal_move(const Position& pos) {
-    if (pos.phase() == Phase::Play && !pos.rules().goal_safety) {
+    if (pos.phase() == Phase::Play && !pos.rules().goal_safety && !pos.hidden_to_move()) {
         if (pos.game_over()) return false;
         return play_moves<false>(pos, pos.to_move(), kAllCells, any_move);
     }

@@ -90,6 +90,7 @@ void Position::derive_tables() {
     carrier_types_ = std::uint8_t(1 << QUEEN | 1 << ROOK | 1 << PAWN);
     if (rules_.kinta) carrier_types_ |= std::uint8_t(1 << WALL);  // SPEC 26
     end_hearts_ = rules_.reflective ? 0 : rules_.relation_dilemma ? 2 : 1;
+    if (hidden_) end_hearts_ = 0;  // a Blind view sees its own heart only (SPEC 25)
     crown_ = rules_.kaggas_crown == Crown::Region ? geo::region(BLACK)
              : rules_.kaggas_crown == Crown::Apex ? bit(*geo::parse_cell("a19"))
                                                   : Bitboard(0);
@@ -334,17 +335,49 @@ void Position::pass_turn(State& s, Colour mover) {
     s.to_move = n;
 }
 
+void Position::set_phase(State& s, Phase p) {
+    s.key ^= zobrist::phase(s.phase) ^ zobrist::phase(p);
+    s.phase = p;
+}
+
+void Position::after_placement(State& s, Colour us, int placed) {
+    const Colour last = players_ == 3 ? BLACK : BLUE;
+    if (rules_.reflective) {  // SPEC 21: alternate; play starts with Green
+        pass_turn(s, us);
+        if (placed == kSetSize) {
+            set_phase(s, Phase::Play);
+            s.key ^= zobrist::to_move(s.to_move) ^ zobrist::to_move(GREEN);
+            s.to_move = GREEN;
+        }
+    } else if (rules_.alternating_placement) {
+        pass_turn(s, us);
+        // The last colour's ninth piece ends the phase; the turn is back at Green.
+        if (us == last && placed == kSetSize) set_phase(s, Phase::Heart);
+    } else if (placed == kSetSize) {
+        if (rules_.heart_first) {  // SPEC 20: the same player places its heart now
+            set_phase(s, Phase::Heart);
+        } else {
+            if (us == last) set_phase(s, Phase::Heart);
+            pass_turn(s, us);
+        }
+    }
+}
+
+void Position::after_heart(State& s, Colour us) {
+    const Colour last = players_ == 3 ? BLACK : BLUE;
+    if (us == last)
+        set_phase(s, Phase::Play);
+    else if (rules_.heart_first)
+        set_phase(s, Phase::Place);
+    pass_turn(s, us);
+}
+
 void Position::do_move(Move m) {
     stack_.push_back(stack_.back());
     if (rules_.kinta) strength_.push_back(strength_.back());
     State& s = stack_.back();
     s.last_move = m;
     const Colour us = s.to_move;
-    const Colour last = players_ == 3 ? BLACK : BLUE;
-    auto set_phase = [&](Phase p) {
-        s.key ^= zobrist::phase(s.phase) ^ zobrist::phase(p);
-        s.phase = p;
-    };
     switch (m.kind()) {
         case Move::Place: {
             const Colour a = army(us);
@@ -353,37 +386,14 @@ void Position::do_move(Move m) {
                 s.heart[a] = m.to();
                 s.key ^= zobrist::heart(a, m.to());
             }
-            const int placed = popcount(s.by_colour[a]);
-            if (rules_.reflective) {  // SPEC 21: alternate; play starts with Green
-                pass_turn(s, us);
-                if (placed == kSetSize) {
-                    set_phase(Phase::Play);
-                    s.key ^= zobrist::to_move(s.to_move) ^ zobrist::to_move(GREEN);
-                    s.to_move = GREEN;
-                }
-            } else if (rules_.alternating_placement) {
-                pass_turn(s, us);
-                // The last colour's ninth piece ends the phase; the turn is back at Green.
-                if (us == last && placed == kSetSize) set_phase(Phase::Heart);
-            } else if (placed == kSetSize) {
-                if (rules_.heart_first) {  // SPEC 20: the same player places its heart now
-                    set_phase(Phase::Heart);
-                } else {
-                    if (us == last) set_phase(Phase::Heart);
-                    pass_turn(s, us);
-                }
-            }
+            after_placement(s, us, popcount(s.by_colour[a]) + s.unseen[a]);
             break;
         }
         case Move::PlaceHeart: {
             s.heart[us] = m.to();
             s.key ^= zobrist::heart(us, m.to());
             if (rules_.courier) set_courier(s, us, m.to());  // SPEC 23.1 Decision
-            if (us == last)
-                set_phase(Phase::Play);
-            else if (rules_.heart_first)
-                set_phase(Phase::Place);
-            pass_turn(s, us);
+            after_heart(s, us);
             break;
         }
         case Move::Normal: {
@@ -418,6 +428,16 @@ void Position::do_move(Move m) {
             break;
         }
         case Move::Null:
+            // A Blind view: the hidden player's unseen ply (placement, heart or move).
+            if ((hidden_ >> us) & 1 && s.phase == Phase::Place) {
+                ++s.unseen[us];
+                after_placement(s, us, popcount(s.by_colour[us]) + s.unseen[us]);
+                break;
+            }
+            if ((hidden_ >> us) & 1 && s.phase == Phase::Heart) {
+                after_heart(s, us);
+                break;
+            }
             s.halfmove++;
             pass_turn(s, us);
             break;
@@ -447,6 +467,44 @@ void Position::eliminate_to_move() {
     set_courier(s, us, NO_CELL);
     s.out |= std::uint8_t(1 << us);
     pass_turn(s, us);
+}
+
+Position Position::view(Colour viewer) const {
+    Position v = *this;
+    v.clear_history();
+    State& s = v.stack_.back();
+    v.hidden_ = 0;
+    for (int c = 0; c < kColours; ++c) {
+        if (c == viewer) continue;
+        v.hidden_ |= std::uint8_t(1 << c);
+        s.unseen[c] = std::uint8_t(s.unseen[c] + popcount(s.by_colour[c]));
+        Bitboard b = s.by_colour[c];
+        for_each_cell(b, [&](Cell sq) {
+            if (v.rules_.kinta) v.write_strength(s, sq, 0);
+            v.remove(s, sq);
+        });
+        if (s.heart[c] != NO_CELL) {
+            s.key ^= zobrist::heart(Colour(c), s.heart[c]);
+            s.heart[c] = NO_CELL;
+        }
+        v.set_courier(s, Colour(c), NO_CELL);
+    }
+    v.derive_tables();
+    return v;
+}
+
+void Position::set_out(Colour c) {
+    State& s = stack_.back();
+    if ((s.out >> c) & 1) return;
+    s.out |= std::uint8_t(1 << c);
+    if (s.to_move == c) pass_turn(s, c);
+}
+
+void Position::set_to_move(Colour c) {
+    State& s = stack_.back();
+    s.out &= std::uint8_t(~(1 << c));
+    s.key ^= zobrist::to_move(s.to_move) ^ zobrist::to_move(c);
+    s.to_move = c;
 }
 
 void Position::put_heart(Colour c, Cell sq) {

@@ -71,6 +71,10 @@ class Position {
         /// this history): the winner under RelationDilemma when it is not the colour
         /// allowed to capture the victim (a Kinta attacker that lost carrying its heart).
         Colour heart_taker = NO_COLOUR;
+        /// A Blind view (SPEC 25): per colour, the placements it made that the viewer cannot
+        /// see (its men are hidden), so that whose turn it is and the phase still follow the
+        /// placement counts. Zero outside views.
+        std::array<std::uint8_t, kColours> unseen{};
     };
 
     /// Kinta (SPEC 26): each cell's warrior strength, 0 meaning the initial strength of the
@@ -134,7 +138,8 @@ class Position {
 
     /// True if the game is over (SPEC 12): in play with one heart left (none under
     /// Reflective, fewer than three under RelationDilemma), or with the heart of the player
-    /// to move crowned (KaggasCrown). Draws are not included.
+    /// to move crowned (KaggasCrown). Draws are not included. In a Blind view (view()) only
+    /// when the viewer's own heart is gone: the others' hearts are not seen.
     bool game_over() const {
         return phase() == Phase::Play && (hearts_on_board() <= end_hearts_ || crowned());
     }
@@ -230,6 +235,28 @@ class Position {
     /// Plies played from the root of the history.
     int ply() const { return int(stack_.size()) - 1; }
 
+    // --- Blind views (SPEC 25) -----------------------------------------------------------
+    /// Bit c set: colour c's men and heart are hidden: this position is the view of the one
+    /// colour whose bit is clear (view()). 0 for a whole position.
+    std::uint8_t hidden() const { return hidden_; }
+    /// True if the player to move is hidden from the viewer: its only "move" in the view is
+    /// Move::null(), an unseen ply (do_move of it advances the turn and the phase as that
+    /// player's placement, heart placement or move would).
+    bool hidden_to_move() const { return (hidden_ >> to_move()) & 1; }
+    /// The view of `viewer` (SPEC 25): this position with every other colour's men, hearts
+    /// and couriers removed and hidden, its history cleared. The placements the others made
+    /// are counted (State::unseen), so the turn and phase go on as in the whole game; the
+    /// others stay in until told otherwise (set_out). Kinta has no effect under Blind.
+    Position view(Colour viewer) const;
+    /// A view: colour c goes out (its heart was captured by someone, SPEC 7), without a ply
+    /// of its own; if it was to move, the turn passes on. Its hidden men are not on the board.
+    void set_out(Colour c);
+    /// A view: the capture counter restarts (a capture the viewer was told of, SPEC 25).
+    void note_capture() { stack_.back().halfmove = 0; }
+    /// Analysis editing: the player to move becomes c (in), the key kept up to date. For
+    /// tools that plan for a colour other than the one to move (the Blind belief's setups).
+    void set_to_move(Colour c);
+
     // --- changes ------------------------------------------------------------------------
     /// Plays m, which must be legal here (see movegen.h); pushes the history.
     void do_move(Move m);
@@ -246,10 +273,14 @@ class Position {
     /// Puts a man of colour c and type t on the empty cell sq, without changing the turn,
     /// phase or counters (the key is kept up to date). The caller keeps the position valid.
     void put_man(Colour c, PieceType t, Cell sq) { put(stack_.back(), c, t, sq); }
-    /// Takes the man off sq (which must hold one), as put_man.
+    /// Takes the man off sq (which must hold one), as put_man; a courier taken off is no
+    /// longer its colour's courier (SPEC 23.1).
     void remove_man(Cell sq) {
-        if (rules_.kinta) write_strength(stack_.back(), sq, 0);
-        remove(stack_.back(), sq);
+        State& s = stack_.back();
+        if (rules_.kinta) write_strength(s, sq, 0);
+        const Colour c = man_colour(s.board[sq]);
+        if (s.courier[c] == sq) set_courier(s, c, NO_CELL);
+        remove(s, sq);
     }
     /// Puts c's heart on sq, or takes it off with NO_CELL, as put_man.
     void put_heart(Colour c, Cell sq);
@@ -294,6 +325,13 @@ class Position {
     std::uint8_t carrier_types_ = 0;
     /// Kinta's scorecard per ply (see Strengths); empty when Kinta is off.
     std::vector<Strengths> strength_;
+    /// Blind view: the hidden colours (see hidden()).
+    std::uint8_t hidden_ = 0;
+    /// do_move's turn and phase after a placement by `us`, who has now placed `placed` men
+    /// (SPEC 6, 20, 21; RH V11), and after a heart placement.
+    void after_placement(State& s, Colour us, int placed);
+    void after_heart(State& s, Colour us);
+    void set_phase(State& s, Phase p);
 };
 
 /// Zobrist random numbers (fixed seed): pieces, hearts, player to move, phase, clouds,

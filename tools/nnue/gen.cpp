@@ -102,8 +102,8 @@ int main(int argc, char** argv) {
     GenConfig cfg;
     std::string out_path;
     po::options_description desc("klinzha-gen: training data by self-play (eval/nnue/sample.h)");
-    desc.add_options()("help,h", "show this help")(
-        "out,o", po::value<std::string>(&out_path), "data file to append to (required)")(
+    desc.add_options()("help,h", "show this help")("out,o", po::value<std::string>(&out_path),
+                                                   "data file to append to (required)")(
         "games", po::value<int>(&cfg.games)->default_value(100), "games to play")(
         "nodes", po::value<std::uint64_t>(&cfg.nodes)->default_value(5000),
         "nodes per move (placements: the planner's fixed effort)")(
@@ -208,8 +208,7 @@ int main(int argc, char** argv) {
             // A heart capture in a three-player game: the victim is out (SPEC 7).
             const Colour victim = pos.heart_victim(m);
             pos.do_move(m);
-            if (victim != NO_COLOUR && pos.players() == 3 && !pos.game_over())
-                result[victim] = 0;
+            if (victim != NO_COLOUR && pos.players() == 3 && !pos.game_over()) result[victim] = 0;
         }
         ++decided[std::size_t(kind)];
         for (auto& s : kept) {
@@ -225,10 +224,11 @@ int main(int argc, char** argv) {
         if ((game + 1) % 100 == 0 || game + 1 == cfg.games) {
             const double secs =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-            std::printf("games %d  positions %llu  duplicates %llu  decisive %d drawn %d "
-                        "adjudicated %d  %.0f positions/hour\n",
-                        game + 1, (unsigned long long)positions, (unsigned long long)dropped_dupes,
-                        decided[0], decided[1], decided[2], positions / secs * 3600);
+            std::printf(
+                "games %d  positions %llu  duplicates %llu  decisive %d drawn %d "
+                "adjudicated %d  %.0f positions/hour\n",
+                game + 1, (unsigned long long)positions, (unsigned long long)dropped_dupes,
+                decided[0], decided[1], decided[2], positions / secs * 3600);
             std::fflush(stdout);
         }
     }
