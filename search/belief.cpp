@@ -1,0 +1,414 @@
+// search/belief.cpp: see belief.h. Source: SPEC 25 (what each player is told).
+#include "belief.h"
+
+#include <algorithm>
+
+#include "engine/geometry.h"
+#include "engine/movegen.h"
+#include "eval/evaluate.h"
+
+namespace klinzha {
+
+using blind::Observation;
+
+void Belief::clear() {
+    viewer_ = NO_COLOUR;
+    start_fen_.clear();
+    read_.clear();
+    observed_ = 0;
+    live_.clear();
+    for (auto& p : pool_) p.clear();
+    refusals_.clear();
+    stats_ = Stats{};
+}
+
+std::vector<Move> Belief::setup_for(Colour c) {
+    auto& pool = pool_[c];
+    if (pool.empty()) {
+        // The planner on an empty board, as that opponent places without seeing anyone's men
+        // (SPEC 25); one greedy+climb run each, with its random variety.
+        Position p = start_;
+        p.set_to_move(c);
+        for (int k = 0; k < std::max(1, params_.setups); ++k) {
+            SetupPlanner planner;
+            auto r = planner.next(
+                p, params_.planner, 1, [] { return false; }, rng_, true);
+            pool.push_back(r.plan);
+        }
+    }
+    std::vector<Move> plan = pool[rng_() % pool.size()];
+    // Half the boards move one planned piece (not a wall) to another free setup cell.
+    if (rng_() % 2 && !plan.empty()) {
+        Bitboard used = 0;
+        for (Move m : plan) used |= bit(m.to());
+        const Bitboard free = start_.setup_cells(c) & ~used & ~start_.occupied();
+        const std::size_t k = rng_() % plan.size();
+        if (free && plan[k].placed_type() != WALL) {
+            std::vector<Cell> cells;
+            for_each_cell(free, [&](Cell sq) { cells.push_back(sq); });
+            plan[k] = Move::place(plan[k].placed_type(), cells[rng_() % cells.size()]);
+        }
+    }
+    return plan;
+}
+
+void Belief::restart(const blind::View& view, const Params& params) {
+    const bool same_game = view.viewer() == viewer_ && view.start_position().fen() == start_fen_;
+    if (!same_game) {
+        for (auto& p : pool_) p.clear();
+        refusals_.clear();
+        stats_ = Stats{};
+    }
+    params_ = params;
+    start_ = view.start_position();
+    viewer_ = view.viewer();
+    start_fen_ = view.start_position().fen();
+    read_.clear();
+    observed_ = 0;
+    live_.assign(std::size_t(std::max(1, params.boards)), Board{view.start_position(), {}});
+}
+
+void Belief::resample(std::vector<Board>& next) {
+    const std::size_t want = std::size_t(std::max(1, params_.boards));
+    const std::size_t alive = next.size();
+    stats_.dropped += live_.size() > alive ? live_.size() - alive : 0;
+    while (next.size() < want) next.push_back(next[rng_() % alive]);
+    live_.swap(next);
+}
+
+bool Belief::advance(const blind::View& view, std::size_t j, std::size_t tok) {
+    const Observation& o = view.history()[j];
+    const auto& tokens = view.tokens();
+    std::vector<Board> next;
+    next.reserve(live_.size());
+    MoveList legal;
+    if (o.kind == Observation::Kind::Own) {
+        // The own move is legal on the board and the arbiter would have said the same of it;
+        // the proposals refused before it in its turn are not legal there.
+        for (Board& b : live_) {
+            generate_legal(b.pos, legal);
+            if (legal.contains(o.move) && blind::announce(b.pos, o.move, viewer_)[0] == tokens[tok])
+                next.push_back(std::move(b));
+        }
+        if (next.empty()) {
+            stats_.dropped += live_.size();
+            return false;
+        }
+        for (auto& [at, moves] : refusals_)
+            if (at == tok) filter_refusals(next, moves);
+        std::vector<Board> done;
+        for (Board& b : next) {
+            Position& p = b.pos;
+            const bool plus =
+                o.told_received && blind::announce(p, o.move, viewer_).back() != tokens[tok + 1];
+            Bitboard expected = (p.pieces(viewer_) & ~bit(o.move.from())) | bit(o.move.to());
+            p.do_move(o.move);
+            if (plus) {
+                // Three players: the men received are those told; a board whose victim stood
+                // elsewhere is mended (the viewer's men are known exactly).
+                for (auto& [t, c] : o.received) expected |= bit(c);
+                for_each_cell(p.pieces(viewer_) & ~expected, [&](Cell sq) { p.remove_man(sq); });
+                for (auto& [t, c] : o.received)
+                    if (p.man_on(c) == kNoMan) p.put_man(viewer_, t, c);
+                Position check;
+                if (check.set(p.fen(), p.rules())) continue;
+                p = check;
+            }
+            p.clear_history();
+            done.push_back(std::move(b));
+        }
+        if (done.empty()) {
+            stats_.dropped += live_.size();
+            return false;
+        }
+        resample(done);
+        return true;
+    }
+    for (Board& b : live_) {
+        Position& p = b.pos;
+        if (p.to_move() != o.mover) continue;
+        if (o.kind == Observation::Kind::Out) {
+            p.eliminate_to_move();
+            p.clear_history();
+            next.push_back(std::move(b));
+            continue;
+        }
+        generate_legal(p, legal);
+        if (legal.size == 0) continue;
+        Move pick;
+        if (p.phase() == Phase::Place) {
+            auto& plan = b.plan[o.mover];
+            if (plan.empty() && p.piece_count(o.mover) == 0) plan = setup_for(o.mover);
+            while (!plan.empty() && pick.is_none()) {
+                if (legal.contains(plan.front())) pick = plan.front();
+                plan.erase(plan.begin());
+            }
+            if (pick.is_none()) pick = legal.moves[rng_() % legal.size];
+        } else if (p.phase() == Phase::Heart) {
+            // The heart on the carrier the evaluation likes best for its owner, or one at
+            // random in three boards of ten.
+            pick = legal.moves[rng_() % legal.size];
+            if (rng_() % 10 >= 3) {
+                int best = -eval::kInfinite;
+                for (Move m : legal) {
+                    p.do_move(m);
+                    const int v = eval::evaluate(p, o.mover);
+                    p.undo_move();
+                    if (v > best) best = v, pick = m;
+                }
+            }
+        } else {
+            // Play: the moves that agree with what the viewer was told (SPEC 25).
+            MoveList fit;
+            fit.size = 0;
+            for (Move m : legal) {
+                const Colour hv = p.heart_victim(m);
+                const Man man = p.man_on(m.to());
+                const bool took_mine = man != kNoMan && man_colour(man) == viewer_;
+                bool agrees = false;
+                switch (o.took) {
+                    case Observation::Took::Nothing:
+                        agrees = hv == NO_COLOUR && !took_mine;
+                        break;
+                    case Observation::Took::Man:
+                        agrees = hv == NO_COLOUR && took_mine && m.to() == o.cell;
+                        break;
+                    case Observation::Took::Heart:
+                        agrees = hv == viewer_;
+                        break;
+                    case Observation::Took::OtherHeart:
+                        agrees = hv == o.victim;
+                        break;
+                }
+                if (agrees) fit.push(m);
+            }
+            if (fit.size == 0) continue;
+            pick = fit.moves[rng_() % fit.size];
+        }
+        p.do_move(pick);
+        p.clear_history();
+        next.push_back(std::move(b));
+    }
+    if (next.empty()) {
+        stats_.dropped += live_.size();
+        return false;
+    }
+    resample(next);
+    return true;
+}
+
+void Belief::filter_refusals(std::vector<Board>& boards, const std::vector<Move>& refused) {
+    if (refused.empty() || boards.empty()) return;
+    MoveList legal;
+    auto allows = [&](const Position& p) {
+        generate_legal(p, legal);
+        for (Move r : refused)
+            if (legal.contains(r)) return true;
+        return false;
+    };
+    std::vector<Board> kept;
+    for (Board& b : boards)
+        if (!allows(b.pos)) kept.push_back(b);
+    if (kept.empty()) {
+        // No board explains the refusals: move one hidden man of a board near the refused
+        // moves so that it does (a man in the way, a wall whose zone bars the cell), on a few
+        // boards, keeping the position valid. The moved man's own past is not re-checked.
+        Bitboard near = 0;
+        for (Move r : refused) {
+            near |= geo::ball(r.to(), 2);
+            if (r.kind() == Move::Normal) near |= geo::ball(r.from(), 3);
+        }
+        for (std::size_t k = 0; k < boards.size() && kept.size() < 8 && k < 24; ++k) {
+            Board b = boards[rng_() % boards.size()];
+            Position& p = b.pos;
+            std::vector<Cell> men, cells;
+            for (int c = 0; c < kColours; ++c)
+                if (c != viewer_)
+                    for_each_cell(p.pieces(Colour(c)) & ~p.hearts(),
+                                  [&](Cell sq) { men.push_back(sq); });
+            for_each_cell(near & ~p.occupied() & ~p.hearts(),
+                          [&](Cell sq) { cells.push_back(sq); });
+            std::shuffle(men.begin(), men.end(), rng_);
+            std::shuffle(cells.begin(), cells.end(), rng_);
+            bool done = false;
+            for (std::size_t a = 0; a < men.size() && !done; ++a)
+                for (std::size_t c = 0; c < cells.size() && !done; ++c) {
+                    const Man m = p.man_on(men[a]);
+                    p.remove_man(men[a]);
+                    p.put_man(man_colour(m), man_type(m), cells[c]);
+                    Position check;
+                    if (!allows(p) && !check.set(p.fen(), p.rules())) {
+                        done = true;
+                        break;
+                    }
+                    p.remove_man(cells[c]);
+                    p.put_man(man_colour(m), man_type(m), men[a]);
+                }
+            if (done) {
+                p.clear_history();
+                kept.push_back(b);
+                ++stats_.repaired;
+            }
+        }
+    }
+    if (kept.empty()) {  // a soft observation: the boards stay as they were
+        ++stats_.unexplained;
+        return;
+    }
+    boards.swap(kept);
+}
+
+void Belief::apply_refusals(const std::vector<Move>& refused) {
+    if (refused.empty() || live_.empty()) return;
+    std::vector<Board> boards = live_;
+    filter_refusals(boards, refused);
+    resample(boards);
+}
+
+void Belief::from_view(const blind::View& view) {
+    // Boards at the present built from the view alone: the viewer's men, each opponent still
+    // in with a setup from its pool placed by the placement rules (a planned cell that is not
+    // legal any more replaced by a legal one), two players: as many opposing men as the
+    // viewer did not capture, and a heart on a carrier; checked as a position string (SPEC
+    // 10) and against the refused proposals.
+    stats_.approximate = true;
+    live_.clear();
+    const Position& v = view.position();
+    const int players = v.players();
+    int captures = 0;
+    for (const auto& o : view.history())
+        captures += o.kind == Observation::Kind::Own && o.took != Observation::Took::Nothing;
+    const int want = std::max(1, params_.boards);
+    MoveList legal;
+    for (int attempt = 0; attempt < 20 * want && int(live_.size()) < want; ++attempt) {
+        Position w = view.start_position();
+        for (int t = 0; t < kPieceTypes; ++t)
+            for_each_cell(v.pieces(viewer_, PieceType(t)),
+                          [&](Cell sq) { w.put_man(viewer_, PieceType(t), sq); });
+        bool ok = true;
+        for (int c = 0; c < players && ok; ++c) {
+            if (c == viewer_ || !v.is_in(Colour(c))) continue;
+            const auto plan = setup_for(Colour(c));
+            const int placed = v.phase() == Phase::Place ? v.state().unseen[c] : kSetSize;
+            for (int n = 0; n < placed && ok; ++n) {
+                Position t = w;
+                t.set_to_move(Colour(c));
+                generate_legal(t, legal);
+                Move m = n < int(plan.size()) ? plan[std::size_t(n)] : Move();
+                if (m.is_none() || !legal.contains(m)) {
+                    MoveList same;
+                    same.size = 0;
+                    for (Move x : legal)
+                        if (m.is_none() || x.placed_type() == m.placed_type()) same.push(x);
+                    const MoveList& from = same.size ? same : legal;
+                    if (from.size == 0) {
+                        ok = false;
+                        break;
+                    }
+                    m = from.moves[rng_() % from.size];
+                }
+                w.put_man(Colour(c), m.placed_type(), m.to());
+            }
+        }
+        if (!ok) continue;
+        if (players == 2 && v.phase() == Phase::Play) {  // the men the viewer took are gone
+            const Colour o = Colour(1 - viewer_);
+            for (int k = 0; k < captures && w.pieces(o); ++k) {
+                std::vector<Cell> cells;
+                for_each_cell(w.pieces(o), [&](Cell sq) { cells.push_back(sq); });
+                w.remove_man(cells[rng_() % cells.size()]);
+            }
+        }
+        if (v.heart(viewer_) != NO_CELL) w.put_heart(viewer_, v.heart(viewer_));
+        if (v.phase() == Phase::Play) {
+            Bitboard walls = 0;
+            for (int k = 0; k < kColours; ++k) walls |= w.pieces(Colour(k), WALL);
+            for (int c = 0; c < players && ok; ++c) {
+                if (c == viewer_ || !v.is_in(Colour(c))) continue;
+                const Bitboard spots =
+                    w.carriers(Colour(c)) & ~geo::neighbours_of(walls) & ~w.clouds() & ~w.hearts();
+                if (!spots) {
+                    ok = false;
+                    break;
+                }
+                std::vector<Cell> cells;
+                for_each_cell(spots, [&](Cell sq) { cells.push_back(sq); });
+                w.put_heart(Colour(c), cells[rng_() % cells.size()]);
+            }
+        }
+        if (!ok) continue;
+        // The state the view says: turn, phase, counters (through the position string).
+        std::string fen = w.fen();
+        std::vector<std::string> f;
+        for (std::size_t a = 0;;) {
+            const auto e = fen.find(' ', a);
+            f.push_back(fen.substr(a, e == std::string::npos ? e : e - a));
+            if (e == std::string::npos) break;
+            a = e + 1;
+        }
+        f[4] = std::string(1, kColourChar[v.to_move()]);
+        f[5] = v.phase() == Phase::Place ? "place" : v.phase() == Phase::Heart ? "heart" : "play";
+        f[6] = std::to_string(v.halfmove());
+        f[7] = std::to_string(v.fullmove());
+        std::string whole;
+        for (auto& x : f) whole += (whole.empty() ? "" : " ") + x;
+        Position q;
+        if (q.set(whole, v.rules())) continue;
+        if (q.state().out != v.state().out) continue;
+        live_.push_back(Board{q, {}});
+    }
+    if (!live_.empty()) {
+        std::vector<Board> next;
+        next.swap(live_);
+        const std::size_t n = next.size();
+        while (int(next.size()) < want) next.push_back(next[rng_() % n]);
+        live_.swap(next);
+    }
+}
+
+bool Belief::update(const blind::View& view, const Params& params,
+                    const std::function<bool()>& keep_going) {
+    const auto& tokens = view.tokens();
+    const bool extends = view.viewer() == viewer_ && view.start_position().fen() == start_fen_ &&
+                         read_.size() <= tokens.size() &&
+                         std::equal(read_.begin(), read_.end(), tokens.begin()) && !live_.empty() &&
+                         params.boards == params_.boards && !stats_.approximate;
+    if (!extends) restart(view, params);
+    // Refusals of the present turn, kept for the own ply that ends it (so a later start from
+    // the beginning still knows them).
+    if (!view.refused().empty()) {
+        bool found = false;
+        for (auto& [at, moves] : refusals_)
+            if (at == tokens.size()) moves = view.refused(), found = true;
+        if (!found) refusals_.emplace_back(tokens.size(), view.refused());
+    }
+    const auto& history = view.history();
+    std::size_t tok = read_.size();
+    while (observed_ < history.size()) {
+        if (!keep_going()) return false;
+        const Observation& o = history[observed_];
+        const std::size_t n = o.told_received ? 2 : 1;
+        if (!advance(view, observed_, tok)) {
+            if (stats_.restarts < 3) {  // none survived: from the beginning again
+                ++stats_.restarts;
+                restart(view, params);
+                tok = 0;
+                continue;
+            }
+            from_view(view);
+            read_ = tokens;
+            observed_ = history.size();
+            break;
+        }
+        for (std::size_t k = 0; k < n; ++k) read_.push_back(tokens[tok + k]);
+        tok += n;
+        ++observed_;
+    }
+    if (view.to_propose()) {
+        apply_refusals(view.refused());
+        if (live_.empty()) from_view(view);
+    }
+    return true;
+}
+
+}  // namespace klinzha

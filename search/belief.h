@@ -1,0 +1,112 @@
+// search/belief.h: what a blind player believes of the hidden men (SPEC 25): a set of whole
+// positions (boards, or particles) each consistent with every observation of its view.
+//
+// The anchors are the Kriegspiel and Reconnaissance Blind Chess programs (Darkboard,
+// StrangeFish, Penumbra): keep boards that agree with what one was told, and search those.
+// Here each board is a whole position that the history could have led to:
+//  * the opponents' setups are drawn from a pool the setup planner makes for each of them on
+//    an empty board (they place without seeing ours either), with its random variety, each
+//    board taking one setup (and a random change to it in half the boards);
+//  * the opponents' hidden plies are sampled among the moves that agree with what the viewer
+//    was told of them: captures where a capture was announced (of the viewer's man on that
+//    cell, of its heart, of a third colour's heart), none where none was; a heart placement
+//    by the evaluation in that opponent's own view;
+//  * the viewer's own plies must be legal on the board and capture there exactly what the
+//    arbiter said (blind::announce on the board must give the token the viewer got); every
+//    proposal refused (in this turn, or remembered from earlier calls) must be illegal there.
+// A board that contradicts an observation is dropped and replaced by a copy of a board that
+// survived (sequential importance resampling with hard constraints). A refused proposal is a
+// hard constraint while some board explains it; when none does, a few boards are mended (one
+// hidden man moved near the refused move so that it bars it); failing that, a soft one. When none
+// survives, the belief starts again from the beginning of the game (three tries), and if that fails
+// too it builds boards from the view as it is now (the opponents' setups placed whole, clashes
+// removed): consistent with the view, not with the whole history (approximate() says so).
+//
+// update() continues from where the last call stopped when the new history extends the one
+// it has read (the usual case: one call per move), else it starts again. Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <random>
+#include <vector>
+
+#include "engine/blind.h"
+#include "planner.h"
+
+namespace klinzha {
+
+class Belief {
+  public:
+    struct Params {
+        int boards = 256;  ///< boards held (>= 1)
+        int setups = 8;    ///< setups the planner makes for each opponent's pool (>= 1)
+        SetupPlanner::Params planner;
+    };
+
+    /// Counters for `info string` (since the belief last started from the beginning).
+    struct Stats {
+        std::uint64_t dropped = 0;  ///< boards that contradicted an observation
+        int restarts = 0;           ///< starts from the beginning after every board failed
+        bool approximate = false;   ///< boards built from the view alone (see file comment)
+        /// Refusals that no board explained (every board allowed the move): each kept as a
+        /// soft observation, the boards left as they were.
+        int unexplained = 0;
+        /// Boards mended so that they explain a refusal (a hidden man moved near it).
+        std::uint64_t repaired = 0;
+    };
+
+    explicit Belief(std::uint64_t seed = 0x426c696e64ULL) : rng_(seed) {}
+
+    /// Brings the boards up to date with `view`. keep_going() is asked between tokens (a
+    /// time budget); when it says stop, the boards are those of the last token read and the
+    /// next update goes on from there. Returns false only when the boards do not reach the
+    /// view's present (stopped early).
+    bool update(const blind::View& view, const Params& params,
+                const std::function<bool()>& keep_going);
+
+    /// The boards held (0 when the belief has none: before the first update, or when even
+    /// the boards built from the view failed): whole positions at the view's present.
+    std::size_t size() const { return live_.size(); }
+    const Position& board(std::size_t i) const { return live_[i].pos; }
+    const Stats& stats() const { return stats_; }
+    /// Forgets everything (ucinewgame).
+    void clear();
+
+  private:
+    struct Board {
+        Position pos;
+        std::array<std::vector<Move>, kColours> plan;  ///< each opponent's setup still to come
+    };
+    void restart(const blind::View& view, const Params& params);
+    /// Applies observation j of the view's history (its tokens from tok) to every board;
+    /// false if none survives.
+    bool advance(const blind::View& view, std::size_t j, std::size_t tok);
+    /// Drops the boards where a refused proposal is legal (the refusals of view's turn).
+    void apply_refusals(const std::vector<Move>& refused);
+    /// Keeps the boards where no refused proposal is legal; when there are none, mends a few
+    /// by moving one hidden man near the refused moves; when that fails too, keeps them all
+    /// (Stats::unexplained).
+    void filter_refusals(std::vector<Board>& boards, const std::vector<Move>& refused);
+    /// Refills live_ from the survivors `next` (copies of random survivors) up to the count.
+    void resample(std::vector<Board>& next);
+    void from_view(const blind::View& view);
+    /// A setup for colour c from its pool (made on first use), in half the cases with one
+    /// piece moved to another free cell of its setup cells.
+    std::vector<Move> setup_for(Colour c);
+
+    std::mt19937_64 rng_;
+    Params params_;
+    Colour viewer_ = NO_COLOUR;
+    std::string start_fen_;
+    Position start_;
+    std::vector<std::string> read_;  ///< the tokens read so far
+    std::size_t observed_ = 0;       ///< the observations read so far
+    std::vector<Board> live_;
+    std::array<std::vector<std::vector<Move>>, kColours> pool_;  ///< setups per colour
+    /// Refused proposals remembered by the index of the own token they came before.
+    std::vector<std::pair<std::size_t, std::vector<Move>>> refusals_;
+    Stats stats_;
+};
+
+}  // namespace klinzha

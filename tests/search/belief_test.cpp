@@ -1,0 +1,105 @@
+// tests/search/belief_test.cpp: the blind player's boards agree with what it was told
+// (search/belief.h, SPEC 25).
+#include <doctest/doctest.h>
+
+#include "engine/blind.h"
+#include "engine/blind_games.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "search/belief.h"
+
+using namespace klinzha;
+
+namespace {
+
+Rules blind_rules() {
+    Rules r;
+    r.blind = true;
+    return r;
+}
+
+/// Whether board b agrees with view v at the present (independent of how b was made): the
+/// viewer's men and heart exactly, the turn, the phase and who is out; every opponent still
+/// in has its heart in play; two players: the opponent's men number nine less the viewer's
+/// captures; no refused proposal is legal.
+std::string disagreement(const Position& b, const blind::View& v, bool refusals) {
+    const Colour me = v.viewer();
+    const Position& p = v.position();
+    if (b.pieces(me) != p.pieces(me)) return "the viewer's men differ";
+    for (int t = 0; t < kPieceTypes; ++t)
+        if (b.pieces(me, PieceType(t)) != p.pieces(me, PieceType(t))) return "a man's type differs";
+    if (b.heart(me) != p.heart(me)) return "the viewer's heart differs";
+    if (b.to_move() != p.to_move()) return "the turn differs";
+    if (b.phase() != p.phase()) return "the phase differs";
+    if (b.state().out != p.state().out) return "who is out differs";
+    if (b.phase() == Phase::Play)
+        for (int c = 0; c < b.players(); ++c)
+            if (b.is_in(Colour(c)) && b.heart(Colour(c)) == NO_CELL) return "a heart is missing";
+    if (b.players() == 2 && b.phase() == Phase::Play) {
+        int captures = 0;
+        for (const auto& o : v.history())
+            captures += o.kind == blind::Observation::Kind::Own &&
+                        o.took != blind::Observation::Took::Nothing;
+        if (popcount(b.pieces(Colour(1 - me))) != 9 - captures) return "the opponent's count";
+    }
+    MoveList legal;
+    generate_legal(b, legal);
+    for (Move r : v.refused())
+        if (refusals && legal.contains(r)) return "a refused proposal is legal";
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("belief: every board agrees with every observation over random blind games") {
+    std::uint64_t dropped = 0;
+    int checked = 0, approximate = 0, unexplained = 0, refusals = 0;
+    for (int players : {2, 3}) {
+        for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+            CAPTURE(players);
+            CAPTURE(seed);
+            testing::BlindGame g(players, blind_rules(), seed * 31, 120);
+            const Colour me = Colour(seed % players);
+            Belief belief(seed);
+            Belief::Params params;
+            params.boards = 48;
+            params.setups = 3;
+            while (g.step()) {
+                if (g.pos.to_move() != me || g.pos.game_over()) continue;
+                auto parsed = blind::View::parse(me, g.start, g.tokens[me], {});
+                REQUIRE(std::holds_alternative<blind::View>(parsed));
+                blind::View& v = std::get<blind::View>(parsed);
+                if (v.over()) break;
+                // A refused proposal: a move legal in the view that the whole position refuses.
+                MoveList whole;
+                generate_legal(g.pos, whole);
+                for (Move m : v.proposals())
+                    if (!whole.contains(m)) {
+                        REQUIRE_FALSE(v.refuse(move_to_string(m)));
+                        break;
+                    }
+                const int unexplained_before = belief.stats().unexplained;
+                REQUIRE(belief.update(v, params, [] { return true; }));
+                const bool explained = belief.stats().unexplained == unexplained_before;
+                refusals += int(v.refused().size());
+                REQUIRE(belief.size() == 48);
+                for (std::size_t i = 0; i < belief.size(); ++i) {
+                    const std::string why = disagreement(belief.board(i), v, explained);
+                    INFO("board " << i << ": " << why << " " << belief.board(i).fen());
+                    CHECK(why.empty());
+                }
+                ++checked;
+            }
+            dropped += belief.stats().dropped;
+            approximate += belief.stats().approximate;
+            unexplained += belief.stats().unexplained;
+        }
+    }
+    CHECK(checked > 40);
+    CHECK(dropped > 0);       // observations do rule boards out
+    CHECK(approximate <= 2);  // random games rarely need boards built from the view alone
+    CHECK(unexplained * 10 <= refusals);  // a refusal is mostly explained by some board
+    MESSAGE("views checked " << checked << ", boards dropped " << dropped << ", approximate "
+                             << approximate << ", refusals " << refusals << ", unexplained "
+                             << unexplained);
+}
