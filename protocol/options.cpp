@@ -108,6 +108,47 @@ std::vector<Option> make_table() {
                      c.engine.set_kinta_odds(*parse_bool(v));
                      return ok();
                  }});
+    // Blind (SPEC 25): the blind player's belief and search (search/blind_search.h).
+    t.push_back({"BlindBoards",
+                 T::Spin,
+                 "256",
+                 1,
+                 4096,
+                 {},
+                 "Blind: boards (whole positions) the belief holds (SPEC 25)",
+                 [](OptionContext& c, const std::string& v) {
+                     auto p = c.engine.blind_params();
+                     p.belief.boards = std::stoi(v);
+                     c.engine.set_blind_params(p);
+                     return ok();
+                 }});
+    t.push_back({"BlindSetups",
+                 T::Spin,
+                 "8",
+                 1,
+                 64,
+                 {},
+                 "Blind: setups the planner makes for each opponent's pool of the belief",
+                 [](OptionContext& c, const std::string& v) {
+                     auto p = c.engine.blind_params();
+                     p.belief.setups = std::stoi(v);
+                     c.engine.set_blind_params(p);
+                     return ok();
+                 }});
+    t.push_back({"BlindSamples",
+                 T::Spin,
+                 "12",
+                 0,
+                 64,
+                 {},
+                 "Blind: boards searched per move (0: the view alone, as if nothing else stood "
+                 "on the board)",
+                 [](OptionContext& c, const std::string& v) {
+                     auto p = c.engine.blind_params();
+                     p.samples = std::stoi(v);
+                     c.engine.set_blind_params(p);
+                     return ok();
+                 }});
     t.push_back({"Move Overhead",
                  T::Spin,
                  "30",

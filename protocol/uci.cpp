@@ -206,7 +206,8 @@ bool UciSession::handle_command(std::string_view line) {
         cmd_go(t);
     } else if (cmd == "d") {
         const Position& p = engine_->position();
-        std::istringstream board(draw_board(p));
+        std::istringstream board(engine_->blind_view() ? engine_->blind_view()->describe()
+                                                       : draw_board(p));
         for (std::string l; std::getline(board, l);) sink_.line(l);
         sink_.line("Fen: " + p.fen());
         char key[32];
@@ -268,25 +269,45 @@ void UciSession::cmd_setoption(const std::vector<std::string>& t) {
 
 void UciSession::cmd_position(const std::vector<std::string>& t) {
     if (t.size() < 2) return error("position: expected 'startpos' or 'fen <8 fields>'");
-    std::optional<std::string> fen;
+    // SPEC 25: `position blind <colour> (startpos | fen <string>) [moves ...] [refused ...]`.
+    const bool blind = t[1] == "blind";
+    Colour viewer = NO_COLOUR;
     std::size_t i = 1;
-    if (t[1] == "startpos") {
-        i = 2;
-    } else if (t[1] == "fen") {
+    if (blind) {
+        if (t.size() < 3)
+            return error("position blind: expected 'position blind <colour> startpos|fen ...'");
+        for (int c = 0; c < kColours; ++c)
+            if (t[2] == std::string(1, kColourChar[c])) viewer = Colour(c);
+        if (viewer == NO_COLOUR)
+            return error("position blind: the colour must be g, b or k, not '" + printable(t[2]) +
+                         "'");
+        i = 3;
+        if (i >= t.size())
+            return error("position blind: expected 'startpos' or 'fen' after the colour");
+    }
+    std::optional<std::string> fen;
+    if (t[i] == "startpos") {
+        ++i;
+    } else if (t[i] == "fen") {
         std::string f;
-        for (i = 2; i < t.size() && t[i] != "moves"; ++i) f += (f.empty() ? "" : " ") + t[i];
+        for (++i; i < t.size() && t[i] != "moves" && !(blind && t[i] == "refused"); ++i)
+            f += (f.empty() ? "" : " ") + t[i];
         if (f.empty()) return error("position: fen needs a position string (8 fields)");
         fen = f;
     } else {
-        return error("position: expected 'startpos' or 'fen', not '" + printable(t[1]) + "'");
+        return error("position: expected 'startpos' or 'fen', not '" + printable(t[i]) + "'");
     }
-    std::vector<std::string> moves;
-    if (i < t.size()) {
-        if (t[i] != "moves")
-            return error("position: expected 'moves', not '" + printable(t[i]) + "'");
-        moves.assign(t.begin() + std::ptrdiff_t(i) + 1, t.end());
-    }
-    auto err = engine_->set_position(fen, moves);
+    std::vector<std::string> moves, refused;
+    if (i < t.size() && t[i] == "moves")
+        for (++i; i < t.size() && !(blind && t[i] == "refused"); ++i) moves.push_back(t[i]);
+    if (blind && i < t.size() && t[i] == "refused")
+        for (++i; i < t.size(); ++i) refused.push_back(t[i]);
+    if (i < t.size())
+        return error(std::string("position: expected ") +
+                     (blind ? "'moves' or 'refused'" : "'moves'") + ", not '" + printable(t[i]) +
+                     "'");
+    auto err = blind ? engine_->set_blind_position(viewer, fen, moves, refused)
+                     : engine_->set_position(fen, moves);
     position_rejected_ = err.has_value();
     if (err) error(*err);
 }

@@ -22,7 +22,13 @@ Engine::Engine(SearchCallbacks callbacks) : callbacks_(std::move(callbacks)), po
 }
 
 Engine::~Engine() {
+    halt();
+}
+
+void Engine::halt() {
+    blind_.stop();
     searcher_.stop();
+    blind_.wait();
     searcher_.wait();
 }
 
@@ -50,7 +56,12 @@ std::optional<std::string> Engine::set_rules(const Rules& r) {
                "); reset to the start position";
     }
     rules_ = r;
-    pos_ = p;  // history is dropped: the rules changed
+    pos_ = p;           // history is dropped: the rules changed
+    if (blind_view_) {  // a view is read under the rules it was given with
+        blind_view_.reset();
+        pos_ = Position(players_, r);
+        return "the blind view was dropped (the rules changed); reset to the start position";
+    }
     return std::nullopt;
 }
 
@@ -71,6 +82,23 @@ std::optional<std::string> Engine::set_position(const std::optional<std::string>
         p.do_move(std::get<Move>(r));
     }
     pos_ = std::move(p);
+    blind_view_.reset();
+    return std::nullopt;
+}
+
+std::optional<std::string> Engine::set_blind_position(Colour viewer,
+                                                      const std::optional<std::string>& fen,
+                                                      const std::vector<std::string>& tokens,
+                                                      const std::vector<std::string>& refused) {
+    if (!rules_.blind)
+        return "position blind: the Blind option is off (setoption name Blind value true)";
+    Position start(players_, rules_);
+    if (fen)
+        if (auto err = start.set(*fen, rules_)) return "position: " + *err;
+    auto v = blind::View::parse(viewer, start, tokens, refused);
+    if (auto* err = std::get_if<std::string>(&v)) return "position blind: " + *err;
+    blind_view_ = std::move(std::get<blind::View>(v));
+    pos_ = blind_view_->position();
     return std::nullopt;
 }
 
@@ -104,8 +132,11 @@ void Engine::go(const SearchLimits& limits) {
     if (baseline_ != Baseline::Normal && limits.perft == 0) {
         MoveList legal;
         generate_legal(pos_, legal);
-        searcher_.stop();
-        searcher_.wait();
+        if (blind_view_) {  // the proposals left: legal in the view, not refused (SPEC 25)
+            legal.size = 0;
+            for (Move m : blind_view_->proposals()) legal.push(m);
+        }
+        halt();
         if (legal.size == 0 || pos_.game_over()) {
             if (callbacks_.on_string) callbacks_.on_string("no legal move");
             if (callbacks_.on_bestmove) callbacks_.on_bestmove(Move(), Move());
@@ -115,14 +146,19 @@ void Engine::go(const SearchLimits& limits) {
         if (callbacks_.on_bestmove) callbacks_.on_bestmove(m, Move());
         return;
     }
+    if (blind_view_) {
+        halt();
+        blind_.start(*blind_view_, limits, settings_, blind_params_, callbacks_);
+        return;
+    }
     searcher_.start(pos_, limits, settings_, callbacks_);
 }
 
 void Engine::new_game() {
-    searcher_.stop();
-    searcher_.wait();
+    halt();
     tt_.clear();
     searcher_.clear();
+    blind_.clear();
 }
 
 std::vector<std::pair<std::string, std::uint64_t>> Engine::perft(Position root, int depth,

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "blind_search.h"
+#include "engine/blind.h"
 #include "engine/movegen.h"
 #include "engine/position.h"
 #include "search.h"
@@ -69,13 +71,39 @@ class Engine {
                                             const std::vector<std::string>& moves);
     const Position& position() const { return pos_; }
 
+    /// Sets a Blind view (SPEC 25, `position blind`): the game started from `fen` (nullopt:
+    /// the start position for players()), then the tokens of `viewer`'s history and the
+    /// proposals refused this turn (blind::View::parse). Needs the Blind rule option. On
+    /// error nothing changes and the message names the token. position() becomes the view's
+    /// position; `go` then chooses a proposal (search/blind_search.h) until a `position`
+    /// without `blind` comes.
+    std::optional<std::string> set_blind_position(Colour viewer,
+                                                  const std::optional<std::string>& fen,
+                                                  const std::vector<std::string>& tokens,
+                                                  const std::vector<std::string>& refused);
+    /// The Blind view set by set_blind_position, or nullptr.
+    const blind::View* blind_view() const { return blind_view_ ? &*blind_view_ : nullptr; }
+    /// The blind player's settings (BlindBoards, BlindSetups, BlindSamples options).
+    void set_blind_params(const BlindSearch::Params& p) { blind_params_ = p; }
+    const BlindSearch::Params& blind_params() const { return blind_params_; }
+    const BlindSearch& blind_search() const { return blind_; }
+
     // --- search ----------------------------------------------------------------------------
     /// Starts a search of the current position (returns at once; bestmove via callback).
     void go(const SearchLimits& limits);
-    void stop() { searcher_.stop(); }
-    void ponderhit() { searcher_.ponderhit(); }
-    void wait() { searcher_.wait(); }
-    bool searching() const { return searcher_.searching(); }
+    void stop() {
+        blind_.stop();
+        searcher_.stop();
+    }
+    void ponderhit() {
+        blind_.ponderhit();
+        searcher_.ponderhit();
+    }
+    void wait() {
+        blind_.wait();
+        searcher_.wait();
+    }
+    bool searching() const { return searcher_.searching() || blind_.searching(); }
     /// Forgets what the search learnt (TT, history): ucinewgame.
     void new_game();
 
@@ -104,6 +132,8 @@ class Engine {
 
   private:
     Move baseline_move(const MoveList& legal);
+    /// Ends a running blind search and a normal one, and waits for both.
+    void halt();
 
     SearchCallbacks callbacks_;
     TranspositionTable tt_;
@@ -113,6 +143,9 @@ class Engine {
     int players_ = 2;
     Position pos_;
     Baseline baseline_ = Baseline::Normal;
+    std::optional<blind::View> blind_view_;
+    BlindSearch blind_{searcher_};
+    BlindSearch::Params blind_params_;
     std::uint64_t rng_state_ = 0x9E3779B97F4A7C15ULL;
 };
 

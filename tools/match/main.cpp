@@ -149,7 +149,10 @@ int main(int argc, char** argv) {
         "casts from S + k")(
         "sprt", po::value<std::vector<std::string>>()->multitoken(),
         "elo0=<e> elo1=<e> alpha=<a> beta=<b>: stop when decided (2 engines, 2 players)")(
-        "maxmoves", po::value<int>()->default_value(0), "adjudicate a draw after this many moves")(
+        "blind-refusal-cap", po::value<int>()->default_value(100),
+        "Blind (SPEC 25): refused proposals allowed in one turn; one more loses as an illegal "
+        "move")("maxmoves", po::value<int>()->default_value(0),
+                "adjudicate a draw after this many moves")(
         "resign", po::value<std::vector<std::string>>()->multitoken(),
         "movecount=<n> score=<cp>: resign after n moves at or below -cp (2 players)")(
         "event", po::value<std::string>()->default_value("klinzha-match"), "PGN Event tag")(
@@ -337,6 +340,9 @@ int main(int argc, char** argv) {
             }
         }
         cfg.game.max_fullmoves = vm["maxmoves"].as<int>();
+        cfg.game.blind_refusal_cap = vm["blind-refusal-cap"].as<int>();
+        if (cfg.game.blind_refusal_cap < 0)
+            throw std::runtime_error("-blind-refusal-cap must be 0 or more");
         if (vm.count("resign"))
             for (const auto& tok : vm["resign"].as<std::vector<std::string>>()) {
                 auto [k, v] = key_value(tok);

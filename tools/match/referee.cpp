@@ -2,6 +2,7 @@
 #include "referee.h"
 #include "engine/record.h"
 
+#include "engine/blind.h"
 #include "engine/combat.h"
 
 #include <chrono>
@@ -161,6 +162,25 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
         }
     }
     for (int c = 0; c < cfg.players; ++c) seats[c]->new_game();
+    // Blind (SPEC 25): the arbiter's tokens for each player, and each player's view of them
+    // (the view checks the arbiter's own tokens as it goes, and judges proposals).
+    const bool blind = pos.rules().blind;
+    std::array<std::vector<std::string>, kColours> told;
+    std::vector<blind::View> views;
+    if (blind) {
+        if (pos.phase() != Phase::Place || pos.occupied()) {
+            g.termination =
+                "bad start position: a blind game starts from the empty board (SPEC 25)";
+            return g;
+        }
+        for (int c = 0; c < cfg.players; ++c)
+            views.push_back(std::get<blind::View>(blind::View::start(Colour(c), pos)));
+    }
+    auto tell = [&](Colour v, const std::string& token) {
+        told[v].push_back(token);
+        if (auto err = views[v].apply(token))  // a bug of the arbiter: say so loudly
+            g.aborted = "blind arbiter: token '" + token + "' for " + kColourChar[v] + ": " + *err;
+    };
     for (std::size_t c = 0; c < kColours; ++c)
         if (tcs[c].base_ms >= 0 && cfg.start_clock_ms[c] >= 0) clock[c] = cfg.start_clock_ms[c];
 
@@ -168,8 +188,14 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
     // into the record: notation, mover, comment, hearts captured (SPEC 12; Kinta: an attacker that
     // lost carrying its heart lost it to the defender's owner).
     auto record_move = [&](Move played, const std::string& spindles, Colour defender_owner,
-                           const std::string& comment) {
+                           const std::string& comment, std::vector<std::string> refused = {}) {
         const Colour c = pos.to_move();
+        if (blind)  // SPEC 25: what each player still in is told of this ply
+            for (int v = 0; v < cfg.players; ++v)
+                if (pos.is_in(Colour(v)))
+                    for (const auto& t : blind::announce(pos, played.bare(), Colour(v)))
+                        tell(Colour(v), t);
+        g.refused.push_back(std::move(refused));
         std::array<Cell, kColours> hearts_before{pos.heart(GREEN), pos.heart(BLUE),
                                                  pos.heart(BLACK)};
         g.algebraic.push_back(to_record_algebraic(pos, played));
@@ -195,6 +221,9 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
     // The history (GameConfig::history): replayed as the record's first moves.
     for (const std::string& token : cfg.history) {
         if (token.rfind("out:", 0) == 0) {
+            if (blind)
+                for (int v = 0; v < cfg.players; ++v)
+                    if (pos.is_in(Colour(v))) tell(Colour(v), blind::out_token(pos.to_move()));
             g.removals.push_back({g.moves.size(), pos.to_move(), token.substr(4)});
             if (pos.heart(pos.to_move()) != NO_CELL) g.heart_lost[pos.to_move()] = true;
             g.outcome[pos.to_move()] = Outcome::Loss;
@@ -255,6 +284,9 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
         }
         if (pos.heart(c) != NO_CELL) g.heart_lost[c] = true;
         g.removals.push_back({g.moves.size(), c, why});
+        if (blind)
+            for (int v = 0; v < cfg.players; ++v)
+                if (pos.is_in(Colour(v))) tell(Colour(v), blind::out_token(c));
         pos.eliminate_to_move();
         // A move list cannot tell the engines that a player was removed: start the list
         // again from the position as it now is.
@@ -311,8 +343,52 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
             timeout = std::max<std::int64_t>(0, clock[c]) + tc.delay_ms + tc.margin_ms;
         else if (tc.movetime_ms >= 0)
             timeout = tc.movetime_ms + tc.margin_ms + 1000;
-        Reply r = seats[c]->go(base_cmd + (moves_cmd.empty() ? "" : " moves" + moves_cmd),
-                               go_command(tcs, clock, moves_made, cfg.players, c), timeout);
+        // Blind (SPEC 25): proposals until one is legal in the whole position; the clock runs
+        // through the refusals (each reply's time counts; the delay applies once a move).
+        std::vector<std::string> refused;
+        Reply r;
+        std::variant<Move, std::string> parsed = std::string();
+        std::string out_why;
+        std::int64_t spent = 0;
+        while (true) {
+            if (!g.aborted.empty()) return g;
+            std::string cmd = base_cmd + (moves_cmd.empty() ? "" : " moves" + moves_cmd);
+            if (blind) {
+                cmd = "position blind " + std::string(1, kColourChar[c]) + " fen " + g.start_fen;
+                if (!told[c].empty()) cmd += " moves";
+                for (const auto& t : told[c]) cmd += " " + t;
+                if (!refused.empty()) cmd += " refused";
+                for (const auto& t : refused) cmd += " " + t;
+            }
+            std::array<std::int64_t, kColours> now = clock;
+            if (tc.base_ms >= 0) now[c] -= std::max<std::int64_t>(0, spent - tc.delay_ms);
+            std::int64_t wait = timeout;
+            if (tc.base_ms >= 0)
+                wait = std::max<std::int64_t>(0, now[c]) +
+                       std::max<std::int64_t>(0, tc.delay_ms - spent) + tc.margin_ms;
+            r = seats[c]->go(cmd, go_command(tcs, now, moves_made, cfg.players, c), wait);
+            spent += r.ms;
+            r.ms = spent;
+            if (r.status != Reply::Ok) break;
+            if (tc.base_ms >= 0 &&
+                clock[c] - std::max<std::int64_t>(0, spent - tc.delay_ms) < -tc.margin_ms)
+                break;
+            parsed = parse_move(pos, r.move);
+            if (!blind || std::holds_alternative<Move>(parsed)) break;
+            // Refused unless the proposal is not legal in the player's own view, or repeats
+            // a refusal: then it is an illegal move (SPEC 25).
+            if (auto err = views[c].refuse(r.move)) {
+                out_why = "illegal proposal '" + r.move.substr(0, 40) + "': " + *err;
+                break;
+            }
+            refused.push_back(move_to_string(views[c].refused().back()));
+            ++g.refusals[c];
+            if (int(refused.size()) > cfg.blind_refusal_cap) {
+                out_why = "more than " + std::to_string(cfg.blind_refusal_cap) +
+                          " proposals refused in one turn";
+                break;
+            }
+        }
         if (r.status == Reply::Resign) {
             if (player_out("resigned")) break;
             continue;
@@ -332,7 +408,10 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
             if (player_out("no answer in time")) break;
             continue;
         }
-        auto parsed = parse_move(pos, r.move);
+        if (!out_why.empty()) {
+            if (player_out(out_why)) break;
+            continue;
+        }
         if (auto* err = std::get_if<std::string>(&parsed)) {
             if (player_out("illegal move " + *err)) break;
             continue;
@@ -379,7 +458,10 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
                 comment += buf;
             }
             std::snprintf(buf, sizeof buf, "%.3fs", r.ms / 1000.0);
-            record_move(played, spindles, defender_owner, comment + buf);
+            std::string refusals;  // Blind: the proposals refused before the move
+            for (const auto& x : refused) refusals += (refusals.empty() ? " refused " : ",") + x;
+            record_move(played, spindles, defender_owner, comment + buf + refusals,
+                        std::move(refused));
         }
         if (tc.base_ms >= 0) {
             clock[c] += tc.inc_ms;

@@ -3,6 +3,13 @@
 // by heart capture, no legal move, repetition, the 50-moves-each rule, illegal moves,
 // crashes and flag falls (three players: the player is out, SPEC 7 / RH 6.9), and
 // adjudication (move limit, resignation on score).
+//
+// Blind games (SPEC 25): the referee is the arbiter. Each player gets only its own history,
+// `position blind <colour> fen <start> moves <tokens> [refused <moves>]` (engine/blind.h),
+// never the whole position; a proposal that is not legal in the whole position is refused
+// (the player proposes again, its clock running; the others are not told); one that is not
+// legal in the player's own view, repeats a refusal of the turn, or passes the refusal cap
+// loses as an illegal move.
 #pragma once
 
 #include <array>
@@ -65,6 +72,9 @@ struct GameConfig {
     std::vector<std::string> history;
     /// The clocks when the referee takes over (ms per colour; < 0: the time control's base).
     std::array<std::int64_t, kColours> start_clock_ms{-1, -1, -1};
+    /// Blind (SPEC 25): the most proposals of one turn that may be refused; the next refusal
+    /// loses as an illegal move does (SPEC 25 Decision: a safety limit).
+    int blind_refusal_cap = 100;
 };
 
 enum class Outcome { Win, Loss, Draw };
@@ -101,6 +111,10 @@ struct GameRecord {
         std::string why;
     };
     std::vector<Removal> removals;
+    /// Blind (SPEC 25): per move, the proposals refused before it (SPEC 9 strings); and the
+    /// refusals of the game per colour.
+    std::vector<std::vector<std::string>> refused;
+    std::array<int, kColours> refusals{};
     /// Not empty when the game could not be played to a result: an engine failed to start,
     /// or the game was abandoned. Such a game is no result and is not recorded.
     std::string aborted;

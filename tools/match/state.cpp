@@ -100,7 +100,8 @@ json to_json(const GameSummary& s) {
         seats.push_back({{"engine", s.engine[c]},
                          {"outcome", outcome_name(s.outcome[c])},
                          {"rh", s.rh[c]},
-                         {"kz", s.kz[c]}});
+                         {"kz", s.kz[c]},
+                         {"refused", s.refused[c]}});
     return {{"index", s.index},
             {"players", s.players},
             {"seats", seats},
@@ -126,6 +127,7 @@ std::optional<std::string> from_json(const json& j, const TournamentConfig& cfg,
         for (int c = 0; c < s.players; ++c) {
             const auto& seat = seats.at(std::size_t(c));
             s.engine[c] = seat.at("engine").get<int>();
+            s.refused[c] = seat.value("refused", 0);  // Blind; absent in older state files
             if (s.engine[c] != expected[c])
                 return "seat " + std::to_string(c) + " holds engine " +
                        std::to_string(s.engine[c]) + ", the schedule says " +

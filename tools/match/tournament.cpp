@@ -199,6 +199,7 @@ void Tournament::worker() {
             s.outcome[c] = g.outcome[c];
             s.rh[c] = g.rh_points(Colour(c));
             s.kz[c] = g.kz_points(Colour(c));
+            s.refused[c] = g.refusals[c];
         }
         record(g, s);
     }
@@ -343,7 +344,7 @@ std::string Tournament::table() const {
     std::lock_guard lock(mutex_);
     const int n = int(cfg_.engines.size());
     struct Row {
-        int games = 0, seats = 0, w = 0, d = 0, l = 0, rh = 0;
+        int games = 0, seats = 0, w = 0, d = 0, l = 0, rh = 0, refused = 0;
         int last_game = -1;  // counts a game once when the engine holds two seats of it
         double kz = 0;
         std::array<std::array<int, 3>, kColours> seat{};  // per colour: w d l
@@ -360,8 +361,10 @@ std::string Tournament::table() const {
             r.seat[c][std::size_t(k)]++;
             r.rh += s.rh[c];
             r.kz += s.kz[c];
+            r.refused += s.refused[c];
         }
     std::ostringstream o;
+    const bool blind = cfg_.game.rules.effective(cfg_.game.players).blind;
     char buf[256];
     // Three players: an engine may hold two seats of one game (A A B): `games` counts games,
     // `seats` the seats held, and wins/draws/losses and the score are per seat.
@@ -371,7 +374,8 @@ std::string Tournament::table() const {
     if (three) o << "  seats";
     std::snprintf(buf, sizeof buf, " %6s %6s %6s %7s", "wins", "draws", "losses", "score");
     o << buf;
-    o << "  RH11.1  KZ10.1";  // both scorings, for two and three players
+    o << "  RH11.1  KZ10.1";           // both scorings, for two and three players
+    if (blind) o << "  refused/game";  // SPEC 25: proposals the arbiter refused, per seat
     o << "   as green (w-d-l)   as blue (w-d-l)";
     if (cfg_.game.players == 3) o << "   as black (w-d-l)";
     o << '\n';
@@ -389,6 +393,10 @@ std::string Tournament::table() const {
         o << buf;
         std::snprintf(buf, sizeof buf, "  %6d  %6.1f", r.rh, r.kz);
         o << buf;
+        if (blind) {
+            std::snprintf(buf, sizeof buf, "  %12.2f", r.seats ? double(r.refused) / r.seats : 0.0);
+            o << buf;
+        }
         for (int c = 0; c < cfg_.game.players; ++c) {
             std::snprintf(buf, sizeof buf, "   %5d-%d-%-5d   ", r.seat[c][0], r.seat[c][1],
                           r.seat[c][2]);

@@ -51,6 +51,7 @@ struct GameSummary {
     std::array<Outcome, kColours> outcome{};
     std::array<int, kColours> rh{};
     std::array<double, kColours> kz{};
+    std::array<int, kColours> refused{};  ///< Blind (SPEC 25): proposals refused, per colour
     std::string termination;
 };
 

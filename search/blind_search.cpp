@@ -1,0 +1,276 @@
+// search/blind_search.cpp: see blind_search.h. Source: SPEC 25.
+#include "blind_search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "eval/evaluate.h"
+#include "timeman.h"
+
+namespace klinzha {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::int64_t ms_since(Clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
+}
+
+/// A search score as the blind player weighs it: centi-pawns clamped to +-1500, a heart
+/// capture 2000 less its distance in plies (blind_search.h, step 3).
+int weigh(int score) {
+    if (std::abs(score) >= eval::kMateBound) {
+        const int plies = eval::kMate - std::abs(score);
+        return (score > 0 ? 1 : -1) * (2000 - std::min(plies, 400));
+    }
+    return std::clamp(score, -1500, 1500);
+}
+
+}  // namespace
+
+BlindSearch::~BlindSearch() {
+    stop();
+    wait();
+}
+
+void BlindSearch::start(const blind::View& view, const SearchLimits& limits,
+                        const SearchSettings& settings, const Params& params, SearchCallbacks cb) {
+    stop();
+    wait();
+    stop_ = false;
+    pondering_ = limits.ponder;
+    running_ = true;
+    thread_ = std::thread(&BlindSearch::run, this, view, limits, settings, params, std::move(cb));
+}
+
+void BlindSearch::stop() {
+    stop_ = true;
+    pondering_ = false;
+    searcher_.stop();
+}
+
+void BlindSearch::wait() {
+    if (thread_.joinable()) thread_.join();
+}
+
+void BlindSearch::run(blind::View view, SearchLimits limits, SearchSettings settings, Params params,
+                      SearchCallbacks cb) {
+    const auto t0 = Clock::now();
+    const Position& v = view.position();
+    const Colour us = view.viewer();
+    std::uint64_t nodes = 0;
+    auto finish = [&](Move best, int score, int depth, const std::string& note) {
+        while ((pondering_.load() || limits.infinite) && !stop_.load())
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        if (!note.empty() && cb.on_string) cb.on_string(note);
+        if (!best.is_none() && cb.on_info) {
+            SearchInfo info;
+            info.depth = std::max(1, depth);
+            info.seldepth = info.depth;
+            info.score = score;  // never a mate: nothing is sure on boards one cannot see
+            info.nodes = nodes;
+            info.time_ms = ms_since(t0);
+            info.pv = {best};
+            cb.on_info(info);
+        }
+        running_ = false;
+        if (cb.on_bestmove) cb.on_bestmove(best, Move());
+    };
+    const std::vector<Move> proposals = view.proposals();
+    if (proposals.empty()) {
+        finish(Move(), 0, 0,
+               view.over()         ? "game over for the blind player"
+               : view.to_propose() ? "no proposal left: every legal move in the view was refused"
+                                   : "not the blind player's turn");
+        return;
+    }
+    const TimeBudget budget =
+        plan_time(limits, us, settings.move_overhead_ms, int(view.tokens().size()), v.players());
+    const bool timed = budget.soft_ms >= 0;
+    // The time this proposal may take (the clock runs through refusals: each later proposal
+    // of a turn gets half the time of the one before).
+    const std::int64_t total_ms =
+        timed ? std::max<std::int64_t>(
+                    1, budget.soft_ms >> std::min<std::size_t>(view.refused().size(), 4))
+              : -1;
+    auto left_ms = [&] { return timed ? total_ms - ms_since(t0) : std::int64_t(1) << 40; };
+    auto keep_going = [&] { return !stop_.load() && left_ms() > 0; };
+
+    // A search of `root` among `only`, returning the last report of each line (by multipv).
+    auto search = [&](const Position& root, std::vector<Move> only, std::int64_t ms, int depth,
+                      std::uint64_t node_limit, int multipv) {
+        SearchLimits lim;
+        lim.searchmoves = std::move(only);
+        if (ms >= 0) lim.movetime = std::max<std::int64_t>(1, ms);
+        lim.depth = depth;
+        lim.nodes = node_limit;
+        SearchSettings s = settings;
+        s.multipv = multipv;
+        std::map<int, SearchInfo> lines;
+        nodes += searcher_.search_sync(root, lim, s,
+                                       {[&](const SearchInfo& i) { lines[i.multipv] = i; },
+                                        [](Move, Move) {},
+                                        [](const std::string&) {},
+                                        {}});
+        return lines;
+    };
+
+    if (proposals.size() == 1) {
+        finish(proposals[0], 0, 1, "blind: one proposal left");
+        return;
+    }
+    // Step 2 of the file comment: placements.
+    if (v.phase() == Phase::Place || params.samples <= 0) {
+        const bool planner = v.phase() == Phase::Place && view.refused().empty();
+        const auto lines = search(v, planner ? std::vector<Move>{} : proposals,
+                                  timed ? std::max<std::int64_t>(1, total_ms) : -1,
+                                  limits.depth ? limits.depth : (timed ? 0 : 8), limits.nodes, 1);
+        Move best;
+        int score = 0, depth = 0;
+        if (auto it = lines.find(1); it != lines.end() && !it->second.pv.empty()) {
+            best = it->second.pv[0];
+            score = weigh(it->second.score);
+            depth = it->second.depth;
+        }
+        if (best.is_none() ||
+            std::find(proposals.begin(), proposals.end(), best) == proposals.end())
+            best = proposals[0];
+        finish(best, score, depth,
+               v.phase() == Phase::Place ? "blind: placement from the view"
+                                         : "blind: the view searched alone (BlindSamples 0)");
+        return;
+    }
+
+    // Step 1 of the file comment: the belief.
+    const auto belief_t0 = Clock::now();
+    belief_.update(view, params.belief, [&] {
+        return !stop_.load() &&
+               (!timed || ms_since(belief_t0) * 10 < std::max<std::int64_t>(total_ms, 10));
+    });
+    const auto& st = belief_.stats();
+    std::string note = "blind boards " + std::to_string(belief_.size()) + " dropped " +
+                       std::to_string(st.dropped) + " restarts " + std::to_string(st.restarts) +
+                       " repaired " + std::to_string(st.repaired) + " unexplained " +
+                       std::to_string(st.unexplained) + (st.approximate ? " approximate" : "");
+    if (belief_.size() == 0) {
+        const auto lines = search(v, proposals, timed ? std::max<std::int64_t>(1, left_ms()) : -1,
+                                  limits.depth ? limits.depth : (timed ? 0 : 8), limits.nodes, 1);
+        Move best = proposals[0];
+        if (auto it = lines.find(1); it != lines.end() && !it->second.pv.empty())
+            best = it->second.pv[0];
+        finish(best, 0, 1, note + "; no board: the view searched alone");
+        return;
+    }
+
+    // Step 3: distinct boards.
+    std::vector<const Position*> boards;
+    {
+        std::set<std::uint64_t> keys;
+        std::vector<std::size_t> order(belief_.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::mt19937_64 rng(std::uint64_t(t0.time_since_epoch().count()) ^ 0x5eedULL);
+        std::shuffle(order.begin(), order.end(), rng);
+        for (std::size_t i : order) {
+            if (int(boards.size()) >= params.samples) break;
+            const Position& b = belief_.board(i);
+            if (keys.insert(b.key()).second) boards.push_back(&b);
+        }
+    }
+    const std::size_t k = boards.size();
+    struct Cellv {
+        bool legal = false, scored = false;
+        int score = 0;
+    };
+    std::map<std::uint32_t, std::vector<Cellv>> table;  // proposal -> per board
+    for (Move m : proposals) table[m.raw()].assign(k, Cellv{});
+    std::map<std::uint32_t, int> votes;
+    std::vector<std::vector<Move>> legal_on(k);
+    MoveList legal;
+    for (std::size_t b = 0; b < k; ++b) {
+        generate_legal(*boards[b], legal);
+        for (Move m : proposals)
+            if (legal.contains(m)) {
+                legal_on[b].push_back(m);
+                table[m.raw()][b].legal = true;
+            }
+    }
+    int depth_sum = 0, depth_n = 0;
+    const int step1_depth = limits.depth ? limits.depth : (limits.infinite ? 8 : 0);
+    for (std::size_t b = 0; b < k && !stop_.load(); ++b) {
+        if (legal_on[b].empty()) continue;
+        const std::int64_t ms =
+            timed ? std::max<std::int64_t>(1, left_ms() * 6 / 10 / std::int64_t(k - b)) : -1;
+        if (timed && left_ms() <= 0) break;
+        const auto lines = search(*boards[b], legal_on[b], ms, step1_depth, limits.nodes,
+                                  std::min<int>(3, int(legal_on[b].size())));
+        for (auto& [pv_index, info] : lines) {
+            if (info.pv.empty()) continue;
+            auto& cell = table[info.pv[0].raw()][b];
+            cell.scored = true;
+            cell.score = weigh(info.score);
+            votes[info.pv[0].raw()] += 4 - pv_index;
+            depth_sum += info.depth;
+            ++depth_n;
+        }
+    }
+    // Step 2: the best-liked proposals on every board.
+    std::vector<std::pair<int, std::uint32_t>> ranked;
+    for (auto& [m, n] : votes) ranked.emplace_back(n, m);
+    std::sort(ranked.rbegin(), ranked.rend());
+    if (ranked.size() > 6) ranked.resize(6);
+    std::vector<std::pair<std::size_t, std::uint32_t>> todo;
+    for (auto& [n, m] : ranked)
+        for (std::size_t b = 0; b < k; ++b)
+            if (table[m][b].legal && !table[m][b].scored) todo.emplace_back(b, m);
+    for (std::size_t i = 0; i < todo.size() && !stop_.load(); ++i) {
+        if (timed && left_ms() <= 0) break;
+        const auto [b, m] = todo[i];
+        const std::int64_t ms =
+            timed ? std::max<std::int64_t>(1, left_ms() / std::int64_t(todo.size() - i)) : -1;
+        const auto lines =
+            search(*boards[b], {Move::from_raw(m)}, ms,
+                   step1_depth ? std::max(1, step1_depth - 1) : 0, limits.nodes / 4, 1);
+        if (auto it = lines.find(1); it != lines.end() && !it->second.pv.empty()) {
+            table[m][b].scored = true;
+            table[m][b].score = weigh(it->second.score);
+        }
+    }
+    // Step 3: the values.
+    Move best;
+    double best_value = -1e9;
+    int reported = 0;
+    for (auto& [n, m] : ranked) {
+        const auto& row = table[m];
+        int legal_n = 0, scored_n = 0, worst = 1 << 20;
+        double sum = 0;
+        for (const auto& c : row) {
+            legal_n += c.legal;
+            if (c.scored) {
+                ++scored_n;
+                sum += c.score;
+                worst = std::min(worst, c.score);
+            }
+        }
+        if (!scored_n) continue;
+        const double mean = sum / scored_n;
+        const double value =
+            0.75 * mean + 0.25 * worst - 80.0 * double(int(k) - legal_n) / double(k);
+        if (value > best_value) {
+            best_value = value;
+            best = Move::from_raw(m);
+            reported = int(std::lround(value));
+        }
+    }
+    if (best.is_none()) best = proposals[0];
+    note += " searched " + std::to_string(k) + " candidates " + std::to_string(ranked.size());
+    const int depth = depth_n ? (depth_sum + depth_n / 2) / depth_n : 1;
+    finish(best, reported, depth, note);
+}
+
+}  // namespace klinzha

@@ -1,0 +1,73 @@
+// search/blind_search.h: choosing a proposal in a blind game (SPEC 25) by Perfect-Information
+// Monte Carlo over the belief's boards (search/belief.h), as the Reconnaissance Blind Chess
+// programs do (StrangeFish: the mean over boards with a weight on the worst).
+//
+// A `go` in a blind view:
+//  1. The belief is brought up to date (a tenth of the time budget at most).
+//  2. Placements: the setup planner on the view (it sees only the player's own men, as the
+//     real opponents see only theirs); after a refusal, a search of the view among the
+//     proposals left.
+//  3. Heart placement and play: `BlindSamples` distinct boards drawn from the belief. Step 1:
+//     each board searched among the proposals legal on it (MultiPV 3). Step 2: the six
+//     proposals those searches liked best are each searched on every board where they were
+//     not scored (a search of that move alone); a proposal that is not legal on a board would
+//     be refused there. Step 3: each proposal's value is 0.75 x its mean score over the boards
+//     where it is legal + 0.25 x its worst there, less 80 cp x the share of boards where it
+//     would be refused (a refusal costs clock time and tells the opponents nothing, but tells
+//     us little either). Scores are the mover's, centi-pawns; a heart capture counts 2000 less
+//     its distance in plies. The proposal of highest value is played.
+//  With `BlindSamples` 0, or when the belief holds no board, the view alone is searched as if
+//  the board held nothing else (the other players pass): the baseline of docs/search.md.
+// Limits: a clock or movetime is shared out over the boards (60% to step 1, 40% to step 2);
+// `go depth N` / `go nodes N` are per board in step 1 (step 2: depth N-1, N/4 nodes);
+// `go infinite` searches each board to depth 8 and waits for stop.
+// Reports through SearchCallbacks: `info string blind ...` (boards held, dropped, searched),
+// one `info depth ... score cp ... pv <proposal>` line, then bestmove (always exactly one).
+#pragma once
+
+#include <atomic>
+#include <thread>
+
+#include "belief.h"
+#include "engine/blind.h"
+#include "search.h"
+
+namespace klinzha {
+
+class BlindSearch {
+  public:
+    struct Params {
+        Belief::Params belief;
+        int samples = 12;  ///< boards searched per move; 0: the view alone
+    };
+
+    explicit BlindSearch(Searcher& searcher) : searcher_(searcher) {}
+    ~BlindSearch();
+    BlindSearch(const BlindSearch&) = delete;
+    BlindSearch& operator=(const BlindSearch&) = delete;
+
+    /// Starts choosing a proposal for `view` (copied; it must be the viewer's turn) on a
+    /// thread of its own; the result comes through cb (exactly one on_bestmove).
+    void start(const blind::View& view, const SearchLimits& limits, const SearchSettings& settings,
+               const Params& params, SearchCallbacks cb);
+    void stop();
+    void ponderhit() { pondering_ = false; }
+    void wait();
+    bool searching() const { return running_.load(); }
+    /// Forgets the belief (ucinewgame).
+    void clear() { belief_.clear(); }
+    const Belief& belief() const { return belief_; }
+
+  private:
+    void run(blind::View view, SearchLimits limits, SearchSettings settings, Params params,
+             SearchCallbacks cb);
+
+    Searcher& searcher_;
+    Belief belief_;
+    std::thread thread_;
+    std::atomic<bool> running_{false};
+    std::atomic<bool> stop_{false};
+    std::atomic<bool> pondering_{false};
+};
+
+}  // namespace klinzha
