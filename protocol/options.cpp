@@ -149,6 +149,40 @@ std::vector<Option> make_table() {
                      c.engine.set_blind_params(p);
                      return ok();
                  }});
+    t.push_back({"BlindExposure",
+                 T::Spin,
+                 "1000",
+                 0,
+                 10000,
+                 {},
+                 "Blind: centi-pawns per unit of the heart's exposure in the view (cells from "
+                 "which an unseen man could take it)",
+                 [](OptionContext& c, const std::string& v) {
+                     auto p = c.engine.blind_params();
+                     p.exposure_cp = std::stoi(v);
+                     c.engine.set_blind_params(p);
+                     return ok();
+                 }});
+    for (auto [name, field, def, help] :
+         {std::tuple{"BlindWin", &BlindSearch::Params::win_cp, "3000",
+                     "Blind: centi-pawns for taking a heart on every board of the belief"},
+          std::tuple{"BlindDanger", &BlindSearch::Params::danger_cp, "3000",
+                     "Blind: centi-pawns against leaving the heart open on every board"},
+          std::tuple{"BlindThreat", &BlindSearch::Params::threat_cp, "1000",
+                     "Blind: centi-pawns for threatening a heart on every board"}})
+        t.push_back({name,
+                     T::Spin,
+                     def,
+                     0,
+                     20000,
+                     {},
+                     help,
+                     [field = field](OptionContext& c, const std::string& v) {
+                         auto p = c.engine.blind_params();
+                         p.*field = std::stoi(v);
+                         c.engine.set_blind_params(p);
+                         return ok();
+                     }});
     t.push_back({"Move Overhead",
                  T::Spin,
                  "30",

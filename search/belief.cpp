@@ -36,6 +36,9 @@ std::vector<Move> Belief::setup_for(Colour c) {
             pool.push_back(r.plan);
         }
     }
+    // One board in four takes a setup placed at random (an opponent need not plan as ours
+    // does; the random baseline does not).
+    if (rng_() % 4 == 0) return random_setup(c);
     std::vector<Move> plan = pool[rng_() % pool.size()];
     // Half the boards move one planned piece (not a wall) to another free setup cell.
     if (rng_() % 2 && !plan.empty()) {
@@ -48,6 +51,60 @@ std::vector<Move> Belief::setup_for(Colour c) {
             for_each_cell(free, [&](Cell sq) { cells.push_back(sq); });
             plan[k] = Move::place(plan[k].placed_type(), cells[rng_() % cells.size()]);
         }
+    }
+    return plan;
+}
+
+bool Belief::mend(Position& p, Bitboard near, const std::function<bool(const Position&)>& ok,
+                  int tries) {
+    // The hidden objects: each man of another colour (with the heart it carries), and each
+    // lone heart of another colour.
+    std::vector<Cell> objects;
+    for (int c = 0; c < p.players(); ++c) {
+        if (c == viewer_ || !p.is_in(Colour(c))) continue;
+        for_each_cell(p.pieces(Colour(c)), [&](Cell sq) { objects.push_back(sq); });
+        const Cell h = p.heart(Colour(c));
+        if (h != NO_CELL && p.man_on(h) == kNoMan) objects.push_back(h);
+    }
+    const Bitboard free = near & ~p.occupied() & ~p.hearts() & kAllCells;
+    std::vector<Cell> cells;
+    for_each_cell(free, [&](Cell sq) { cells.push_back(sq); });
+    if (objects.empty() || cells.empty()) return false;
+    for (int t = 0; t < tries; ++t) {
+        const Cell from = objects[rng_() % objects.size()];
+        const Cell to = cells[rng_() % cells.size()];
+        Position q = p;
+        const Man man = q.man_on(from);
+        Colour heart_of = NO_COLOUR;
+        for (int c = 0; c < kColours; ++c)
+            if (c != viewer_ && q.heart(Colour(c)) == from) heart_of = Colour(c);
+        if (man != kNoMan) {
+            q.remove_man(from);
+            q.put_man(man_colour(man), man_type(man), to);
+        }
+        if (heart_of != NO_COLOUR) q.put_heart(heart_of, to);
+        if (!ok(q)) continue;
+        Position check;
+        if (check.set(q.fen(), q.rules())) continue;
+        if (!ok(check)) continue;
+        p = check;
+        ++stats_.repaired;
+        return true;
+    }
+    return false;
+}
+
+std::vector<Move> Belief::random_setup(Colour c) {
+    Position p = start_;
+    std::vector<Move> plan;
+    MoveList legal;
+    for (int n = 0; n < kSetSize; ++n) {
+        p.set_to_move(c);
+        generate_legal(p, legal);
+        if (legal.size == 0 || p.phase() != Phase::Place) break;
+        const Move m = legal.moves[rng_() % legal.size];
+        plan.push_back(m);
+        p.do_move(m);
     }
     return plan;
 }
@@ -85,10 +142,23 @@ bool Belief::advance(const blind::View& view, std::size_t j, std::size_t tok) {
     if (o.kind == Observation::Kind::Own) {
         // The own move is legal on the board and the arbiter would have said the same of it;
         // the proposals refused before it in its turn are not legal there.
-        for (Board& b : live_) {
-            generate_legal(b.pos, legal);
-            if (legal.contains(o.move) && blind::announce(b.pos, o.move, viewer_)[0] == tokens[tok])
-                next.push_back(std::move(b));
+        auto agrees = [&](const Position& p) {
+            MoveList l;
+            generate_legal(p, l);
+            return l.contains(o.move) && blind::announce(p, o.move, viewer_)[0] == tokens[tok] &&
+                   (!o.told_received || p.heart_victim(o.move) == o.victim);
+        };
+        for (Board& b : live_)
+            if (agrees(b.pos)) next.push_back(std::move(b));
+        if (next.empty()) {
+            // No board agrees: mend a few (a hidden man moved near the move: out of its way,
+            // or onto the cell it took).
+            Bitboard near = geo::ball(o.move.to(), 3);
+            if (o.move.kind() == Move::Normal) near |= geo::ball(o.move.from(), 3);
+            for (std::size_t k = 0; k < live_.size() && next.size() < 16 && k < 48; ++k) {
+                Board b = live_[rng_() % live_.size()];
+                if (mend(b.pos, near, agrees, 200)) next.push_back(std::move(b));
+            }
         }
         if (next.empty()) {
             stats_.dropped += live_.size();
@@ -108,8 +178,11 @@ bool Belief::advance(const blind::View& view, std::size_t j, std::size_t tok) {
                 // elsewhere is mended (the viewer's men are known exactly).
                 for (auto& [t, c] : o.received) expected |= bit(c);
                 for_each_cell(p.pieces(viewer_) & ~expected, [&](Cell sq) { p.remove_man(sq); });
-                for (auto& [t, c] : o.received)
-                    if (p.man_on(c) == kNoMan) p.put_man(viewer_, t, c);
+                for (auto& [t, c] : o.received) {
+                    if (p.man_on(c) == make_man(viewer_, t)) continue;
+                    if (p.man_on(c) != kNoMan) p.remove_man(c);
+                    p.put_man(viewer_, t, c);
+                }
                 Position check;
                 if (check.set(p.fen(), p.rules())) continue;
                 p = check;
@@ -146,9 +219,9 @@ bool Belief::advance(const blind::View& view, std::size_t j, std::size_t tok) {
             if (pick.is_none()) pick = legal.moves[rng_() % legal.size];
         } else if (p.phase() == Phase::Heart) {
             // The heart on the carrier the evaluation likes best for its owner, or one at
-            // random in three boards of ten.
+            // random in half the boards.
             pick = legal.moves[rng_() % legal.size];
-            if (rng_() % 10 >= 3) {
+            if (rng_() % 2) {
                 int best = -eval::kInfinite;
                 for (Move m : legal) {
                     p.do_move(m);
@@ -160,28 +233,7 @@ bool Belief::advance(const blind::View& view, std::size_t j, std::size_t tok) {
         } else {
             // Play: the moves that agree with what the viewer was told (SPEC 25).
             MoveList fit;
-            fit.size = 0;
-            for (Move m : legal) {
-                const Colour hv = p.heart_victim(m);
-                const Man man = p.man_on(m.to());
-                const bool took_mine = man != kNoMan && man_colour(man) == viewer_;
-                bool agrees = false;
-                switch (o.took) {
-                    case Observation::Took::Nothing:
-                        agrees = hv == NO_COLOUR && !took_mine;
-                        break;
-                    case Observation::Took::Man:
-                        agrees = hv == NO_COLOUR && took_mine && m.to() == o.cell;
-                        break;
-                    case Observation::Took::Heart:
-                        agrees = hv == viewer_;
-                        break;
-                    case Observation::Took::OtherHeart:
-                        agrees = hv == o.victim;
-                        break;
-                }
-                if (agrees) fit.push(m);
-            }
+            fitting(p, o, fit);
             if (fit.size == 0) continue;
             pick = fit.moves[rng_() % fit.size];
         }
@@ -189,12 +241,62 @@ bool Belief::advance(const blind::View& view, std::size_t j, std::size_t tok) {
         p.clear_history();
         next.push_back(std::move(b));
     }
+    if (next.empty() && o.kind == Observation::Kind::Other && !live_.empty() &&
+        live_[0].pos.phase() == Phase::Play) {
+        // No board has such a move: mend a few (a man of the mover moved where it can take
+        // what it took), then play one of the moves that now agree.
+        Bitboard near = kAllCells;
+        if (o.took == Observation::Took::Man) near = geo::ball(o.cell, 6);
+        if (o.took == Observation::Took::Heart && live_[0].pos.heart(viewer_) != NO_CELL)
+            near = geo::ball(live_[0].pos.heart(viewer_), 6);
+        auto agrees = [&](const Position& q) {
+            MoveList f;
+            fitting(q, o, f);
+            return q.to_move() == o.mover && f.size > 0;
+        };
+        for (std::size_t k = 0; k < live_.size() && next.size() < 16 && k < 48; ++k) {
+            Board b = live_[rng_() % live_.size()];
+            if (!mend(b.pos, near, agrees, 200)) continue;
+            MoveList fit;
+            fitting(b.pos, o, fit);
+            b.pos.do_move(fit.moves[rng_() % fit.size]);
+            b.pos.clear_history();
+            next.push_back(std::move(b));
+        }
+    }
     if (next.empty()) {
         stats_.dropped += live_.size();
         return false;
     }
     resample(next);
     return true;
+}
+
+void Belief::fitting(const Position& p, const Observation& o, MoveList& fit) const {
+    fit.size = 0;
+    MoveList legal;
+    generate_legal(p, legal);
+    for (Move m : legal) {
+        const Colour hv = p.heart_victim(m);
+        const Man man = p.man_on(m.to());
+        const bool took_mine = man != kNoMan && man_colour(man) == viewer_;
+        bool agrees = false;
+        switch (o.took) {
+            case Observation::Took::Nothing:
+                agrees = hv == NO_COLOUR && !took_mine;
+                break;
+            case Observation::Took::Man:
+                agrees = hv == NO_COLOUR && took_mine && m.to() == o.cell;
+                break;
+            case Observation::Took::Heart:
+                agrees = hv == viewer_;
+                break;
+            case Observation::Took::OtherHeart:
+                agrees = hv == o.victim;
+                break;
+        }
+        if (agrees) fit.push(m);
+    }
 }
 
 void Belief::filter_refusals(std::vector<Board>& boards, const std::vector<Move>& refused) {
@@ -210,9 +312,8 @@ void Belief::filter_refusals(std::vector<Board>& boards, const std::vector<Move>
     for (Board& b : boards)
         if (!allows(b.pos)) kept.push_back(b);
     if (kept.empty()) {
-        // No board explains the refusals: move one hidden man of a board near the refused
-        // moves so that it does (a man in the way, a wall whose zone bars the cell), on a few
-        // boards, keeping the position valid. The moved man's own past is not re-checked.
+        // No board explains the refusals: mend a few (a hidden man moved near the refused
+        // moves so that it bars them: in the way, or a wall whose zone bars the cell).
         Bitboard near = 0;
         for (Move r : refused) {
             near |= geo::ball(r.to(), 2);
@@ -220,35 +321,9 @@ void Belief::filter_refusals(std::vector<Board>& boards, const std::vector<Move>
         }
         for (std::size_t k = 0; k < boards.size() && kept.size() < 8 && k < 24; ++k) {
             Board b = boards[rng_() % boards.size()];
-            Position& p = b.pos;
-            std::vector<Cell> men, cells;
-            for (int c = 0; c < kColours; ++c)
-                if (c != viewer_)
-                    for_each_cell(p.pieces(Colour(c)) & ~p.hearts(),
-                                  [&](Cell sq) { men.push_back(sq); });
-            for_each_cell(near & ~p.occupied() & ~p.hearts(),
-                          [&](Cell sq) { cells.push_back(sq); });
-            std::shuffle(men.begin(), men.end(), rng_);
-            std::shuffle(cells.begin(), cells.end(), rng_);
-            bool done = false;
-            for (std::size_t a = 0; a < men.size() && !done; ++a)
-                for (std::size_t c = 0; c < cells.size() && !done; ++c) {
-                    const Man m = p.man_on(men[a]);
-                    p.remove_man(men[a]);
-                    p.put_man(man_colour(m), man_type(m), cells[c]);
-                    Position check;
-                    if (!allows(p) && !check.set(p.fen(), p.rules())) {
-                        done = true;
-                        break;
-                    }
-                    p.remove_man(cells[c]);
-                    p.put_man(man_colour(m), man_type(m), men[a]);
-                }
-            if (done) {
-                p.clear_history();
-                kept.push_back(b);
-                ++stats_.repaired;
-            }
+            if (mend(
+                    b.pos, near, [&](const Position& q) { return !allows(q); }, 300))
+                kept.push_back(std::move(b));
         }
     }
     if (kept.empty()) {  // a soft observation: the boards stay as they were
@@ -256,6 +331,55 @@ void Belief::filter_refusals(std::vector<Board>& boards, const std::vector<Move>
         return;
     }
     boards.swap(kept);
+}
+
+void Belief::rejuvenate() {
+    // Resampling copies the survivors, so after many observations the boards descend from
+    // few ancestors and agree on what nothing has shown (where a heart sits, most of all):
+    // sample impoverishment. Half the boards get a small change that no observation of the
+    // present rules out: a hidden heart moved to another carrier of its colour (or left
+    // alone where it was), or one hidden man moved as one of its own moves would have.
+    MoveList legal;
+    for (Board& b : live_) {
+        if (rng_() % 2 || b.pos.phase() != Phase::Play) continue;
+        Position q = b.pos;
+        std::vector<Colour> hidden;
+        for (int c = 0; c < q.players(); ++c)
+            if (c != viewer_ && q.is_in(Colour(c)) && q.heart(Colour(c)) != NO_CELL)
+                hidden.push_back(Colour(c));
+        if (hidden.empty()) continue;
+        const Colour c = hidden[rng_() % hidden.size()];
+        if (rng_() % 2) {
+            Bitboard walls = 0;
+            for (int k = 0; k < kColours; ++k) walls |= q.pieces(Colour(k), WALL);
+            const Bitboard spots =
+                q.carriers(c) & ~geo::neighbours_of(walls) & ~q.clouds() & ~q.hearts();
+            if (!spots) continue;
+            std::vector<Cell> cells;
+            for_each_cell(spots, [&](Cell sq) { cells.push_back(sq); });
+            q.put_heart(c, cells[rng_() % cells.size()]);
+        } else {
+            q.set_to_move(c);
+            generate_legal(q, legal);
+            MoveList quiet;
+            quiet.size = 0;
+            for (Move m : legal)
+                if (q.man_on(m.to()) == kNoMan && q.heart_victim(m) == NO_COLOUR &&
+                    !m.carries_heart() && m.from() != q.heart(c))
+                    quiet.push(m);
+            if (quiet.size == 0) continue;
+            const Move m = quiet.moves[rng_() % quiet.size];
+            const Man man = q.man_on(m.from());
+            q.remove_man(m.from());
+            q.put_man(man_colour(man), man_type(man), m.to());
+            q.set_to_move(b.pos.to_move());
+        }
+        Position check;
+        if (check.set(q.fen(), q.rules())) continue;
+        if (check.state().out != b.pos.state().out) continue;
+        b.pos = check;
+        ++stats_.rejuvenated;
+    }
 }
 
 void Belief::apply_refusals(const std::vector<Move>& refused) {
@@ -404,6 +528,7 @@ bool Belief::update(const blind::View& view, const Params& params,
         tok += n;
         ++observed_;
     }
+    rejuvenate();
     if (view.to_propose()) {
         apply_refusals(view.refused());
         if (live_.empty()) from_view(view);

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "engine/blind.h"
+#include "engine/movegen.h"
 #include "planner.h"
 
 namespace klinzha {
@@ -52,8 +53,10 @@ class Belief {
         /// Refusals that no board explained (every board allowed the move): each kept as a
         /// soft observation, the boards left as they were.
         int unexplained = 0;
-        /// Boards mended so that they explain a refusal (a hidden man moved near it).
+        /// Boards mended so that they agree with an observation (a hidden man moved).
         std::uint64_t repaired = 0;
+        /// Boards changed a little against sample impoverishment (rejuvenate()).
+        std::uint64_t rejuvenated = 0;
     };
 
     explicit Belief(std::uint64_t seed = 0x426c696e64ULL) : rng_(seed) {}
@@ -91,6 +94,21 @@ class Belief {
     /// Refills live_ from the survivors `next` (copies of random survivors) up to the count.
     void resample(std::vector<Board>& next);
     void from_view(const blind::View& view);
+    /// Tries to make ok(p) true by moving one hidden object (a man of another colour with
+    /// the heart it carries, or a lone heart of another colour) to a free cell of `near`, at
+    /// most `tries` times; the result must be a valid position (SPEC 10). True when p was
+    /// changed (Stats::repaired counts it). The moved object's own past is not re-checked.
+    bool mend(Position& p, Bitboard near, const std::function<bool(const Position&)>& ok,
+              int tries);
+    /// The moves of the player to move in p that agree with the observation o of its ply.
+    void fitting(const Position& p, const blind::Observation& o, MoveList& fit) const;
+    /// Small changes to half the boards that no present observation rules out (a hidden heart
+    /// on another carrier, a hidden man moved as by one of its moves), against sample
+    /// impoverishment (Stats::rejuvenated).
+    void rejuvenate();
+    /// A setup for colour c placed at random, placement by placement (legal on the empty
+    /// board).
+    std::vector<Move> random_setup(Colour c);
     /// A setup for colour c from its pool (made on first use), in half the cases with one
     /// piece moved to another free cell of its setup cells.
     std::vector<Move> setup_for(Colour c);

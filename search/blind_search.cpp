@@ -4,9 +4,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 
+#include "engine/geometry.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "eval/evaluate.h"
@@ -27,9 +30,38 @@ std::int64_t ms_since(Clock::time_point t) {
 int weigh(int score) {
     if (std::abs(score) >= eval::kMateBound) {
         const int plies = eval::kMate - std::abs(score);
-        return (score > 0 ? 1 : -1) * (2000 - std::min(plies, 400));
+        return (score > 0 ? 1 : -1) * (1200 - std::min(plies, 200));
     }
-    return std::clamp(score, -1500, 1500);
+    return std::clamp(score, -1000, 1000);
+}
+
+/// How open `us`'s heart is in a view (SPEC 25: the others' men unseen): for each kind of
+/// opposing piece, the cells from which one such piece could take the heart, given only our
+/// own men (they block paths and cannot be stood on) and our walls' zones (no opposing piece
+/// may cross or stand in them, SPEC 5), times `count[t]`, the number of such opposing pieces
+/// expected (the belief's mean), over the 81 cells: about the expected number of opposing men
+/// that could take the heart, were they placed at random. 0 when it is shut in.
+double exposure(const Position& v, Colour us, const std::array<double, kPieceTypes>& count) {
+    const Cell h = v.heart(us);
+    if (h == NO_CELL) return 0;
+    const Bitboard own = v.pieces(us);
+    const Bitboard block = own | v.zones(us);
+    const bool carried = test(own, h);
+    double sum = 0;
+    for (int t = 0; t < kPieceTypes; ++t) {
+        if (t == WALL && carried) continue;  // a wall takes a heart standing alone only (SPEC 4)
+        const geo::PathClass pc = t == QUEEN                               ? geo::PathClass::Queen
+                                  : t == ROOK                              ? geo::PathClass::Rook
+                                  : t == BISHOP                            ? geo::PathClass::Bishop
+                                  : t == KNIGHT                            ? geo::PathClass::Knight
+                                  : t == PAWN && !v.rules().power_vanguard ? geo::PathClass::Step1
+                                                                           : geo::PathClass::Step2;
+        Bitboard from = 0;
+        for (const geo::PathEntry& e : geo::paths(pc, h))
+            if (t == KNIGHT || !(e.mid & block)) from |= bit(e.dest);
+        sum += count[std::size_t(t)] * popcount(from & ~block & ~v.clouds());
+    }
+    return sum / kCells;
 }
 
 }  // namespace
@@ -148,17 +180,16 @@ void BlindSearch::run(blind::View view, SearchLimits limits, SearchSettings sett
     }
 
     // Step 1 of the file comment: the belief.
-    const auto belief_t0 = Clock::now();
-    belief_.update(view, params.belief, [&] {
-        return !stop_.load() &&
-               (!timed || ms_since(belief_t0) * 10 < std::max<std::int64_t>(total_ms, 10));
-    });
+    // The boards must reach the present before they mean anything: the update runs to its
+    // end (a call per move reads one or two tokens; a first call reads the whole history),
+    // unless `stop` comes, and then the view is searched alone.
+    const bool current = belief_.update(view, params.belief, [&] { return !stop_.load(); });
     const auto& st = belief_.stats();
     std::string note = "blind boards " + std::to_string(belief_.size()) + " dropped " +
                        std::to_string(st.dropped) + " restarts " + std::to_string(st.restarts) +
                        " repaired " + std::to_string(st.repaired) + " unexplained " +
                        std::to_string(st.unexplained) + (st.approximate ? " approximate" : "");
-    if (belief_.size() == 0) {
+    if (belief_.size() == 0 || !current) {
         const auto lines = search(v, proposals, timed ? std::max<std::int64_t>(1, left_ms()) : -1,
                                   limits.depth ? limits.depth : (timed ? 0 : 8), limits.nodes, 1);
         Move best = proposals[0];
@@ -168,13 +199,71 @@ void BlindSearch::run(blind::View view, SearchLimits limits, SearchSettings sett
         return;
     }
 
+    // Step 2b: every proposal against the whole belief, one ply deep (up to 128 boards):
+    // the share of boards where it is legal, where it takes a heart at once, and where it
+    // leaves our heart open to an opponent's next move. Cheap, and far less noisy than the
+    // few boards searched.
+    struct Share {
+        int n = 0, legal = 0, win = 0, danger = 0, threat = 0;
+    };
+    std::map<std::uint32_t, Share> shares;
+    // The opposing men expected, by type (the belief's mean over its boards).
+    std::array<double, kPieceTypes> expected{};
+    {
+        const std::size_t nb = std::min<std::size_t>(belief_.size(), 128);
+        for (std::size_t i = 0; i < nb; ++i) {
+            const Position& b = belief_.board(i * belief_.size() / nb);
+            for (int c = 0; c < b.players(); ++c)
+                if (c != us)
+                    for (int t = 0; t < kPieceTypes; ++t)
+                        expected[std::size_t(t)] += popcount(b.pieces(Colour(c), PieceType(t)));
+        }
+        for (double& e : expected) e /= double(std::max<std::size_t>(nb, 1));
+    }
+    std::map<std::uint32_t, double> open;  // exposure() of the view after each proposal
+    for (Move m : proposals) {
+        Position after = v;
+        after.do_move(m);
+        open[m.raw()] = exposure(after, us, expected);
+    }
+    {
+        const std::size_t nb = std::min<std::size_t>(belief_.size(), 128);
+        MoveList on_board;
+        for (std::size_t i = 0; i < nb && !stop_.load(); ++i) {
+            Position b = belief_.board(i * belief_.size() / nb);
+            generate_legal(b, on_board);
+            for (Move m : proposals) {
+                Share& sh = shares[m.raw()];
+                ++sh.n;
+                if (!on_board.contains(m)) continue;
+                ++sh.legal;
+                if (b.heart_victim(m) != NO_COLOUR) {
+                    ++sh.win;
+                    continue;
+                }
+                b.do_move(m);
+                if (!b.game_over() && b.heart(us) != NO_CELL && heart_attacked(b, us)) ++sh.danger;
+                // A threat: after it we could take an opposing heart on our next move.
+                for (int c = 0; c < b.players(); ++c)
+                    if (c != us && b.heart(Colour(c)) != NO_CELL &&
+                        attacks_heart(b, us, Colour(c))) {
+                        ++sh.threat;
+                        break;
+                    }
+                b.undo_move();
+            }
+        }
+    }
+
     // Step 3: distinct boards.
     std::vector<const Position*> boards;
     {
         std::set<std::uint64_t> keys;
         std::vector<std::size_t> order(belief_.size());
         for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::mt19937_64 rng(std::uint64_t(t0.time_since_epoch().count()) ^ 0x5eedULL);
+        // Seeded by the history, so the same line gives the same answer.
+        std::mt19937_64 rng(0x5eedULL ^ (std::uint64_t(view.tokens().size()) << 32) ^
+                            std::uint64_t(view.refused().size()));
         std::shuffle(order.begin(), order.end(), rng);
         for (std::size_t i : order) {
             if (int(boards.size()) >= params.samples) break;
@@ -224,6 +313,23 @@ void BlindSearch::run(blind::View view, SearchLimits limits, SearchSettings sett
     for (auto& [m, n] : votes) ranked.emplace_back(n, m);
     std::sort(ranked.rbegin(), ranked.rend());
     if (ranked.size() > 6) ranked.resize(6);
+    // And the proposals that take a heart on the most boards, and that leave ours safest.
+    {
+        std::uint32_t most_wins = 0, safest = 0, shut = 0, most_threats = 0;
+        int wins = 0, threats = 0, least = 1 << 30;
+        double least_open = 1e9;
+        for (auto& [m, sh] : shares) {
+            if (sh.win > wins) wins = sh.win, most_wins = m;
+            if (sh.threat > threats) threats = sh.threat, most_threats = m;
+            const int risk = sh.danger + (sh.n - sh.legal);
+            if (sh.legal && risk < least) least = risk, safest = m;
+            if (sh.legal && open[m] < least_open) least_open = open[m], shut = m;
+        }
+        for (std::uint32_t m : {most_wins, most_threats, safest, shut})
+            if (m &&
+                std::none_of(ranked.begin(), ranked.end(), [&](auto& r) { return r.second == m; }))
+                ranked.emplace_back(0, m);
+    }
     std::vector<std::pair<std::size_t, std::uint32_t>> todo;
     for (auto& [n, m] : ranked)
         for (std::size_t b = 0; b < k; ++b)
@@ -259,8 +365,18 @@ void BlindSearch::run(blind::View view, SearchLimits limits, SearchSettings sett
         }
         if (!scored_n) continue;
         const double mean = sum / scored_n;
-        const double value =
-            0.75 * mean + 0.25 * worst - 80.0 * double(int(k) - legal_n) / double(k);
+        const Share& sh = shares[m];
+        const double n_all = std::max(1, sh.n);
+        const double value = 0.75 * mean + 0.25 * worst -
+                             80.0 * double(int(k) - legal_n) / double(k) +
+                             params.win_cp * sh.win / n_all + params.threat_cp * sh.threat / n_all -
+                             params.danger_cp * sh.danger / n_all - params.exposure_cp * open[m];
+        if (std::getenv("KLINZHA_BLIND_DEBUG"))
+            std::fprintf(stderr,
+                         "%s mean %.0f worst %d legal %d/%d win %d threat %d danger %d n %d open "
+                         "%.2f value %.0f\n",
+                         move_to_string(Move::from_raw(m)).c_str(), mean, worst, legal_n, int(k),
+                         sh.win, sh.threat, sh.danger, sh.n, open[m], value);
         if (value > best_value) {
             best_value = value;
             best = Move::from_raw(m);
@@ -269,6 +385,15 @@ void BlindSearch::run(blind::View view, SearchLimits limits, SearchSettings sett
     }
     if (best.is_none()) best = proposals[0];
     note += " searched " + std::to_string(k) + " candidates " + std::to_string(ranked.size());
+    if (const Share& sh = shares[best.raw()]; sh.n) {  // the chosen proposal on the belief
+        char buf[96];
+        std::snprintf(buf, sizeof buf,
+                      " legal %.0f%% takes a heart %.0f%% threatens one %.0f%% heart open %.0f%% "
+                      "exposure %.2f",
+                      100.0 * sh.legal / sh.n, 100.0 * sh.win / sh.n, 100.0 * sh.threat / sh.n,
+                      100.0 * sh.danger / sh.n, open[best.raw()]);
+        note += buf;
+    }
     const int depth = depth_n ? (depth_sum + depth_n / 2) / depth_n : 1;
     finish(best, reported, depth, note);
 }

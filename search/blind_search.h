@@ -3,7 +3,7 @@
 // programs do (StrangeFish: the mean over boards with a weight on the worst).
 //
 // A `go` in a blind view:
-//  1. The belief is brought up to date (a tenth of the time budget at most).
+//  1. The belief is brought up to date (every token it has not read yet: one or two a move).
 //  2. Placements: the setup planner on the view (it sees only the player's own men, as the
 //     real opponents see only theirs); after a refusal, a search of the view among the
 //     proposals left.
@@ -39,6 +39,14 @@ class BlindSearch {
     struct Params {
         Belief::Params belief;
         int samples = 12;  ///< boards searched per move; 0: the view alone
+        /// Centi-pawns per unit of the heart's exposure in the view (about the number of
+        /// opposing men expected that could take it, were they placed at random: a heart in
+        /// the open against a full set scores about 1).
+        int exposure_cp = 1000;
+        /// Centi-pawns for a proposal that takes a heart on every board, leaves ours open to
+        /// an opposing move on every board, threatens a heart on every board (scaled by the
+        /// share of the belief's boards where it does).
+        int win_cp = 3000, danger_cp = 3000, threat_cp = 1000;
     };
 
     explicit BlindSearch(Searcher& searcher) : searcher_(searcher) {}

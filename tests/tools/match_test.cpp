@@ -10,9 +10,11 @@
 #include <cstdio>
 #include <deque>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include "compliance.h"
+#include "engine/blind.h"
 #include "engine/combat.h"
 #include "engine/geometry.h"
 #include "engine/movegen.h"
@@ -663,4 +665,156 @@ TEST_CASE(
     CHECK(r.error == "");
     games[0].tags["DiceSeed"] = "43";
     CHECK(replay(games[0], Rules{}, 2, false).error != "");  // 43 casts other spindles
+}
+
+namespace {
+
+/// A blind player (SPEC 25) that reads only its `position blind` line, checks that the line
+/// holds nothing of another colour's men, and proposes uniformly among the moves legal in its
+/// view (not yet refused); with `wrong` it first proposes an illegal move of its view.
+class BlindRandom : public Player {
+  public:
+    BlindRandom(std::string name, std::uint64_t seed, int players)
+        : name_(std::move(name)), rng_(seed), players_(players) {}
+    std::string name() const override { return name_; }
+    std::optional<std::string> start() override { return std::nullopt; }
+    bool new_game() override { return true; }
+    bool alive() const override { return true; }
+    Reply go(const std::string& cmd, const std::string&, std::int64_t) override {
+        ++calls;
+        Reply r;
+        std::istringstream in(cmd);
+        std::string w, colour, fen;
+        in >> w >> w >> colour >> w;  // position blind <colour> fen
+        if (w != "fen" || cmd.rfind("position blind ", 0) != 0) {
+            leaks.push_back("not a blind line: " + cmd.substr(0, 60));
+            r.move = "0000";
+            return r;
+        }
+        std::vector<std::string> tokens, refused;
+        bool in_refused = false;
+        while (in >> w && w != "moves" && w != "refused") fen += (fen.empty() ? "" : " ") + w;
+        if (w == "refused") in_refused = true;
+        while (in >> w) {
+            if (w == "refused") {
+                in_refused = true;
+                continue;
+            }
+            (in_refused ? refused : tokens).push_back(w);
+        }
+        Rules rules;
+        rules.blind = true;
+        Position start;
+        REQUIRE_FALSE(start.set(fen, rules));
+        const Colour me = colour == "g" ? GREEN : colour == "b" ? BLUE : BLACK;
+        for (int c = 0; c < kColours; ++c)
+            if (c != me && start.pieces(Colour(c))) leaks.push_back("start holds other men");
+        auto v = blind::View::parse(me, start, tokens, refused);
+        if (auto* err = std::get_if<std::string>(&v)) {
+            leaks.push_back("bad line: " + *err);
+            r.move = "0000";
+            return r;
+        }
+        const blind::View& view = std::get<blind::View>(v);
+        // Every cell a token names is a cell of the viewer's own men (its losses, its
+        // moves, its men received): nothing of the others.
+        for (const auto& t : tokens)
+            if (t.rfind("?x", 0) == 0 && t != "?xH") own_cells.push_back(t.substr(2));
+        max_refused = std::max(max_refused, int(refused.size()));
+        auto props = view.proposals();
+        REQUIRE_FALSE(props.empty());
+        r.move = move_to_string(props[rng_() % props.size()]);
+        return r;
+    }
+    int calls = 0, max_refused = 0;
+    std::vector<std::string> leaks, own_cells;
+
+  private:
+    std::string name_;
+    std::mt19937_64 rng_;
+    int players_;
+};
+
+}  // namespace
+
+TEST_CASE(
+    "referee, Blind: no engine ever receives an opposing man; refusals answered (2 and 3 "
+    "players)") {
+    for (int players : {2, 3}) {
+        for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+            CAPTURE(players);
+            CAPTURE(seed);
+            std::vector<std::unique_ptr<BlindRandom>> ps;
+            std::vector<Player*> seats;
+            for (int c = 0; c < players; ++c) {
+                ps.push_back(
+                    std::make_unique<BlindRandom>("r" + std::to_string(c), seed * 7 + c, players));
+                seats.push_back(ps.back().get());
+            }
+            GameConfig cfg;
+            cfg.players = players;
+            cfg.rules.blind = true;
+            cfg.tc.depth = 1;
+            cfg.max_fullmoves = 60;
+            const GameRecord g = play_game(seats, cfg);
+            CHECK(g.aborted.empty());
+            int refusals = 0;
+            for (int c = 0; c < players; ++c) {
+                CHECK(ps[std::size_t(c)]->leaks.empty());
+                refusals += g.refusals[c];
+            }
+            CHECK(g.termination.find("illegal") == std::string::npos);
+            // The record holds the whole game, with the refusals of each move.
+            CHECK(g.refused.size() == g.moves.size());
+            int listed = 0;
+            for (auto& r : g.refused) listed += int(r.size());
+            CHECK(listed == refusals);
+        }
+    }
+}
+
+TEST_CASE("referee, Blind: a proposal illegal in the player's own view, or refused twice, loses") {
+    class Stubborn : public Player {  // proposes the same refused placement again and again
+      public:
+        std::string name() const override { return "stubborn"; }
+        std::optional<std::string> start() override { return std::nullopt; }
+        bool new_game() override { return true; }
+        bool alive() const override { return true; }
+        Reply go(const std::string&, const std::string&, std::int64_t) override {
+            Reply r;
+            r.move = script.empty() ? "0000" : script.front();
+            if (!script.empty()) script.erase(script.begin());
+            return r;
+        }
+        std::vector<std::string> script;
+    };
+    Stubborn green;
+    green.script = {"W@a19"};  // not Green's region: illegal in its own view
+    Stubborn blue;
+    GameConfig cfg;
+    cfg.rules.blind = true;
+    cfg.tc.depth = 1;
+    GameRecord g = play_game({&green, &blue}, cfg);
+    CHECK(g.outcome[GREEN] == Outcome::Loss);
+    CHECK(g.termination.find("illegal proposal") != std::string::npos);
+
+    // Blue proposes a wall next to Green's wall's zone: refused; then the same again: loses.
+    const std::vector<std::string> green_setup = {"W@i56", "Q@i99", "R@i89", "B@i88", "N@i78",
+                                                  "N@i77", "P@i67", "P@i66", "P@h89"};
+    Stubborn g2, b2;
+    g2.script = green_setup;
+    b2.script = {"W@i45", "W@i45"};
+    GameRecord r = play_game({&g2, &b2}, cfg);
+    CHECK(r.refusals[BLUE] == 1);
+    CHECK(r.outcome[BLUE] == Outcome::Loss);
+    CHECK(r.termination.find("refused twice") != std::string::npos);
+
+    // The cap: at most N refusals a turn.
+    Stubborn g3, b3;
+    g3.script = green_setup;
+    b3.script = {"W@i45", "Q@i45"};
+    cfg.blind_refusal_cap = 0;
+    GameRecord c = play_game({&g3, &b3}, cfg);
+    CHECK(c.outcome[BLUE] == Outcome::Loss);
+    CHECK(c.termination.find("proposals refused in one turn") != std::string::npos);
 }
