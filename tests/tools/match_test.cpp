@@ -738,7 +738,7 @@ class BlindRandom : public Player {
 }  // namespace
 
 TEST_CASE(
-    "referee, Blind: no engine ever receives an opposing man; refusals answered (2 and 3 "
+    "referee, Blind: no engine ever receives an opposing man, refusals answered (2 and 3 "
     "players)") {
     for (int players : {2, 3}) {
         for (std::uint64_t seed = 1; seed <= 4; ++seed) {
