@@ -473,6 +473,7 @@ Position Position::view(Colour viewer) const {
     Position v = *this;
     v.clear_history();
     State& s = v.stack_.back();
+    s.last_move = Move();  // whoever made it, it is not the viewer's to see
     v.hidden_ = 0;
     for (int c = 0; c < kColours; ++c) {
         if (c == viewer) continue;

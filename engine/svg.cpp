@@ -111,6 +111,11 @@ std::string board_svg(const Position& pos, const SvgOptions& opts) {
         if (test(opts.marked, c))
             o << "<circle class=\"mark\" cx=\"" << num(gx) << "\" cy=\"" << num(gy)
               << "\" r=\"7\" fill=\"#e0a000\" opacity=\"0.8\"/>";
+        if (test(opts.crossed, c))
+            o << "<path class=\"lost\" d=\"M" << num(gx - 8) << ',' << num(gy - 8) << " L"
+              << num(gx + 8) << ',' << num(gy + 8) << " M" << num(gx + 8) << ',' << num(gy - 8)
+              << " L" << num(gx - 8) << ',' << num(gy + 8)
+              << "\" stroke=\"#b00020\" stroke-width=\"3\" opacity=\"0.7\"/>";
         if (c == opts.selected)
             o << "<polygon class=\"selected\" points=\"" << num(pts[0].first) << ','
               << num(pts[0].second) << ' ' << num(pts[1].first) << ',' << num(pts[1].second) << ' '

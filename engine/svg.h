@@ -28,6 +28,8 @@ struct SvgOptions {
     /// Cells whose man or heart is not drawn (what a seat may not see: klinzha-gui's views,
     /// the Blind game of SPEC 25).
     Bitboard hidden = 0;
+    /// Cells drawn with a cross: where a Blind player lost men (SPEC 25: it is told the cell).
+    Bitboard crossed = 0;
     int size_px = 640;  ///< width of the picture in pixels
 };
 

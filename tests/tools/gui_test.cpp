@@ -396,6 +396,89 @@ TEST_CASE("gui view: a seat's messages hold no man hidden from it (the Blind tes
     CHECK_FALSE(room->hides_anything());
 }
 
+TEST_CASE(
+    "gui Blind room: each seat sees only its own men and what it was told, proposals are refused "
+    "by the arbiter") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    gui::RoomSettings s = two_people();
+    s.rules.blind = true;
+    auto room = make_room(lobby, s);
+    std::string t;
+    REQUIRE_FALSE(room->sit(GREEN, "Ann", t));
+    REQUIRE_FALSE(room->sit(BLUE, "Bob", t));
+    // Green places a wall on i56 (its zone reaches the separator i55); Blue, who cannot see
+    // it, proposes a wall on i45, whose zone would meet it: the arbiter refuses.
+    const char* green[] = {"W@i56", "Q@i99", "R@i89", "B@i88", "N@i78",
+                           "N@i77", "P@i67", "P@i66", "P@h89"};
+    for (const char* m : green) {
+        REQUIRE(
+            eventually([&] { return room->player_view(GREEN, -1, GREEN)["can"]["move"] == true; }));
+        const int plies = room->plies();
+        REQUIRE_FALSE(room->move(GREEN, m));
+        REQUIRE(eventually([&] { return room->plies() == plies + 1; }));
+    }
+    REQUIRE(eventually([&] { return room->player_view(BLUE, -1, BLUE)["can"]["move"] == true; }));
+    json v = room->player_view(BLUE, -1, BLUE);
+    bool offered = false;  // the seat is offered the proposal: its view allows it
+    for (const auto& m : v["legal"]) offered |= m["move"] == "W@i45";
+    CHECK(offered);
+    CHECK(v["told"].size() == 9);  // nine plies of Green's, each "green played"
+    CHECK(v["svg"].get<std::string>().find("data-man=\"g") == std::string::npos);
+    CHECK_FALSE(v.contains("fen"));
+    CHECK(v["can"]["analyse"] == false);
+    REQUIRE_FALSE(room->move(BLUE, "W@i45"));
+    REQUIRE(eventually([&] {
+        const json w = room->player_view(BLUE, -1, BLUE);
+        return w["can"]["move"] == true && w["refused"].size() == 1;
+    }));
+    v = room->player_view(BLUE, -1, BLUE);
+    CHECK(v["refused"][0] == "W@i45");
+    CHECK(v["told"].back() == "refused: W@i45");
+    for (const auto& m : v["legal"]) CHECK(m["move"] != "W@i45");  // not proposed twice
+    CHECK(room->move(BLUE, "W@i45"));                              // the room refuses it too
+    CHECK(room->plies() == 9);
+    // Green is not told of Blue's refusal; the spectator sees no man at all.
+    CHECK(room->player_view(GREEN, -1, GREEN)["told"].dump().find("refused") == std::string::npos);
+    CHECK(room->player_view(std::nullopt, -1, GREEN)["svg"].get<std::string>().find("data-man=") ==
+          std::string::npos);
+    REQUIRE_FALSE(room->move(BLUE, "W@i33"));
+    REQUIRE(eventually([&] { return room->plies() == 10; }));
+    CHECK(room->player_view(GREEN, -1, GREEN)["told"].back() == "blue played");
+}
+
+TEST_CASE("gui Blind room: a person plays the engine, which gets only its own view") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    gui::RoomSettings s = two_people();
+    s.rules.blind = true;
+    s.seats[BLUE].person = false;
+    s.seats[BLUE].engine = "klinzha";
+    s.movetime_ms = 50;
+    auto room = make_room(lobby, s);
+    std::string t;
+    REQUIRE_FALSE(room->sit(GREEN, "Ann", t));
+    // Green plays its first proposals; the engine answers from its own view.
+    for (int i = 0; i < 15 && room->status() == gui::Room::Status::Running; ++i) {
+        json v;
+        REQUIRE(eventually([&] {
+            v = room->player_view(GREEN, -1, GREEN);
+            return v["can"]["move"] == true || room->status() != gui::Room::Status::Running;
+        }));
+        if (room->status() != gui::Room::Status::Running) break;
+        CHECK(v["svg"].get<std::string>().find("data-man=\"b") == std::string::npos);
+        const int plies = room->plies();
+        const auto err = room->move(GREEN, v["legal"][0]["move"]);
+        INFO(err.value_or(""));
+        REQUIRE_FALSE(err);
+        // Played, or refused (the arbiter answers at once).
+        REQUIRE(eventually([&] {
+            const json w = room->player_view(GREEN, -1, GREEN);
+            return room->plies() > plies || w["refused"].size() > 0 ||
+                   room->status() != gui::Room::Status::Running;
+        }));
+    }
+    CHECK(room->plies() >= 20);
+}
+
 TEST_CASE("gui connection: bad messages get an error and change nothing") {
     gui::Lobby lobby(engines(), nullptr, {});
     Collector c;

@@ -146,6 +146,11 @@ struct Room::Seat : match::Player {
                         room.clock_ms_[c] = std::atoll(w[i + 1].c_str());
             room.clock_running_ = colour;
             room.clock_stamp_ms_ = steady_ms();
+            // Blind (SPEC 25): the arbiter's line names the proposals refused this turn.
+            auto& refused = room.refused_[colour];
+            refused.clear();
+            if (const auto at = position_cmd.find(" refused "); at != std::string::npos)
+                refused = words(position_cmd.substr(at + 9));
             if (auto* h = room.humans_[colour]) h->expect();
         }
         room.changed();
@@ -503,7 +508,42 @@ bool Room::hides_anything() const {
 }
 
 bool Room::hiding_locked() const {
-    return settings_.hide_others && status_ != Status::Over && status_ != Status::Review;
+    return (settings_.hide_others || blind_locked()) && status_ != Status::Over &&
+           status_ != Status::Review;
+}
+
+bool Room::blind_locked() const {
+    return settings_.rules.effective(settings_.players).blind;
+}
+
+std::optional<blind::View> Room::blind_view_locked(Colour seat, int ply) const {
+    Position p;
+    if (p.set(start_fen_, settings_.rules)) return std::nullopt;
+    auto started = blind::View::start(seat, p);
+    if (!std::holds_alternative<blind::View>(started)) return std::nullopt;
+    blind::View v = std::get<blind::View>(std::move(started));
+    const int n = ply < 0 ? int(moves_.size()) : std::min<int>(ply, int(moves_.size()));
+    std::size_t r = 0;
+    auto removals_before = [&](std::size_t i) {
+        for (; r < removals_.size() && removals_[r].before_move == i; ++r)
+            if (p.players_in() > 1) {
+                if (p.is_in(seat)) v.apply(blind::out_token(p.to_move()));
+                p.eliminate_to_move();
+            }
+    };
+    for (int i = 0; i < n; ++i) {
+        removals_before(std::size_t(i));
+        auto m = parse_played_move(p, moves_[std::size_t(i)]);
+        if (!std::holds_alternative<Move>(m)) return std::nullopt;
+        if (p.is_in(seat))
+            for (const auto& t : blind::announce(p, std::get<Move>(m).bare(), seat)) v.apply(t);
+        p.do_move(std::get<Move>(m));
+    }
+    if (n == int(moves_.size())) {
+        removals_before(std::size_t(n));
+        for (const auto& x : refused_[seat]) v.refuse(x);
+    }
+    return v;
 }
 
 bool Room::is_in_locked(Colour c) const {
@@ -593,6 +633,7 @@ void Room::start_referee() {
                 for (int c = 0; c < kColours; ++c)
                     if (c != g.movers[i]) draw_offer_[c] = false;
                 takeback_by_ = NO_COLOUR;
+                refused_[g.movers[i]].clear();
             }
             removals_ = g.removals;
         };
@@ -747,8 +788,18 @@ std::optional<std::string> Room::move(Colour seat, const std::string& text) {
         if (pos.to_move() != seat) return "it is not your turn";
         h = humans_[seat];
         if (!h || !h->waiting()) return "it is not your turn yet";
-        auto m = parse_move(pos, text);
-        if (auto* err = std::get_if<std::string>(&m)) return *err;
+        if (blind_locked()) {  // SPEC 25: a proposal legal in the seat's own view, not refused
+            const auto v = blind_view_locked(seat, -1);
+            if (!v) return "no view of this game for your seat";
+            auto m = parse_move(v->position(), text);
+            if (auto* err = std::get_if<std::string>(&m)) return *err;
+            const auto props = v->proposals();
+            if (std::find(props.begin(), props.end(), std::get<Move>(m)) == props.end())
+                return "that proposal was refused already this turn";
+        } else {
+            auto m = parse_move(pos, text);
+            if (auto* err = std::get_if<std::string>(&m)) return *err;
+        }
     }
     if (!h->submit(text)) return "the move came too late";
     return std::nullopt;
@@ -969,27 +1020,37 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
     const Position pos = position_at_locked(at_end ? -1 : ply, &before_last);
     const int shown = at_end ? n : ply;
     const Colour stm = pos.to_move();
-    // What this seat may not see (SPEC 25 Blind builds on this; until then the test hook
-    // hide_others): the other colours' men while the game is not over.
+    // What this seat may not see (SPEC 25: a Blind game; or the test hook hide_others): the
+    // other colours' men, hearts, zones and moves while the game is not over. The board
+    // drawn is then the seat's view (a spectator's shows no man at all), so nothing hidden
+    // is even in the picture's markup.
     const bool hiding = hiding_locked();
-    Bitboard hidden = 0;
-    if (hiding)
-        for (int c = 0; c < settings_.players; ++c) {
-            if (seat && c == *seat) continue;
-            hidden |= pos.pieces(Colour(c));
-            if (pos.heart(Colour(c)) != NO_CELL) hidden |= bit(pos.heart(Colour(c)));
-        }
+    const bool blind = hiding && blind_locked();
+    std::optional<blind::View> bview;
+    if (blind && seat) bview = blind_view_locked(*seat, at_end ? -1 : ply);
+    const Position view_pos = !hiding ? pos
+                              : bview ? bview->position()
+                                      : pos.view(seat ? *seat : NO_COLOUR);
+    const bool hidden = hiding;
     auto visible_move = [&](std::size_t i) { return !hiding || (seat && movers_[i] == *seat); };
 
     const bool you_to_move = seat && status_ == Status::Running && at_end && stm == *seat &&
                              humans_[stm] && humans_[stm]->waiting();
     json legal = json::array();
     if (you_to_move) {
+        // Blind: the proposals the seat may make (legal in its view, not refused this turn);
+        // never the moves of the whole position, which would tell where the others stand.
         MoveList l;
-        generate_legal(pos, l);
+        if (bview) {
+            l.size = 0;
+            for (Move m : bview->proposals()) l.push(m);
+        } else {
+            generate_legal(pos, l);
+        }
+        const Position& lp = bview ? bview->position() : pos;
         for (Move m : l) {
             json j{{"move", move_to_string(m)},
-                   {"san", to_algebraic(pos, m)},
+                   {"san", to_algebraic(lp, m)},
                    {"to", geo::cell_name(m.to())}};
             switch (m.kind()) {
                 case Move::Place:
@@ -1003,7 +1064,7 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
                     j["kind"] = "play";
                     j["from"] = geo::cell_name(m.from());
                     j["carry"] = m.carries_heart();
-                    if (pos.is_attack(m)) {  // Kinta: the odds before the person attacks
+                    if (!bview && pos.is_attack(m)) {  // Kinta: the odds before an attack
                         const auto [a, d] = combat::fighters(pos, m);
                         const combat::Odds o = combat::odds(a, d);
                         j["odds"] = {
@@ -1058,8 +1119,9 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
         {"abort", seat && (status_ == Status::Waiting || (status_ == Status::Running && !begun))},
         {"takeback", playing && std::find(movers_.begin(), movers_.end(), *seat) != movers_.end()},
         {"sit", !seat && status_ == Status::Waiting},
-        // Analysis: never while the game runs for someone seated against a person.
-        {"analyse", status_ != Status::Running || !seat || !other_person},
+        // Analysis: never while the game runs for someone seated against a person, nor while
+        // anything is hidden (the engine would be given the whole position).
+        {"analyse", !hiding && (status_ != Status::Running || !seat || !other_person)},
         {"play_on", status_ == Status::Over || status_ == Status::Review}};
     std::string status;
     if (status_ == Status::Waiting)
@@ -1078,12 +1140,49 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
                 winners.push_back(names_[c].empty() ? colour_name(Colour(c)) : names_[c]);
     SvgOptions so;
     so.view = orientation;
-    so.hidden = hidden;
+    // Blind: the cells where the seat lost men (SPEC 25: it is told each cell), and what it
+    // was told, ply by ply, as a log.
+    json log = json::array();
+    static const char* const kFull[] = {"green", "blue", "black"};
+    if (bview) {
+        const auto& hist = bview->history();
+        for (std::size_t i = 0; i < hist.size(); ++i) {
+            const auto& o = hist[i];
+            using K = blind::Observation::Kind;
+            using T = blind::Observation::Took;
+            std::string line;
+            if (o.kind == K::Own) {
+                line = "you played " + move_to_string(o.move);
+                if (o.took == T::Man)
+                    line += ": you captured a man on " + geo::cell_name(o.move.to());
+                if (o.took == T::Heart) {
+                    line += ": you captured a heart on " + geo::cell_name(o.move.to());
+                    if (o.told_received)
+                        line += std::string(" (") + kFull[o.victim] +
+                                "'s; its men are yours: " + blind::men_field(o.received) + ")";
+                }
+            } else if (o.kind == K::Other) {
+                line = std::string(kFull[o.mover]) + " played";
+                if (o.took == T::Man) {
+                    line += ": your man on " + geo::cell_name(o.cell) + " was taken";
+                    so.crossed |= bit(o.cell);
+                }
+                if (o.took == T::Heart) line += ": your heart was taken";
+                if (o.took == T::OtherHeart)
+                    line += std::string(": ") + kFull[o.victim] + "'s heart was taken";
+            } else {
+                line = std::string(kFull[o.mover]) + " is out";
+            }
+            log.push_back(line);
+        }
+        for (Move m : bview->refused()) log.push_back("refused: " + move_to_string(m));
+        so.crossed &= ~view_pos.occupied();
+    }
     json out{{"type", "state"},
              {"room", id_},
              {"status", status_name(status_)},
              {"you", seat ? json(colour_name(*seat)) : json(nullptr)},
-             {"svg", board_svg(pos, so)},
+             {"svg", board_svg(view_pos, so)},
              {"players", settings_.players},
              {"rules", settings_.rules.to_string()},
              {"variant", settings_.rules.variant_name()},
@@ -1104,7 +1203,14 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
               takeback_by_ == NO_COLOUR ? json(nullptr) : json(colour_name(takeback_by_))},
              {"can", can},
              {"view", colour_name(orientation)},
-             {"status_text", status}};
+             {"status_text", status},
+             {"blind", blind_locked()}};
+    if (bview) {
+        out["told"] = log;
+        json refused = json::array();
+        for (Move m : bview->refused()) refused.push_back(move_to_string(m));
+        out["refused"] = refused;
+    }
     if (!hidden) out["fen"] = pos.fen();
     // Kinta: the fight of the move that led here, round by round (when that move is seen).
     if (shown > 0 && visible_move(std::size_t(shown - 1)) &&

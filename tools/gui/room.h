@@ -38,6 +38,7 @@
 #include <variant>
 #include <vector>
 
+#include "engine/blind.h"
 #include "engine/position.h"
 #include "engine/rules.h"
 #include "engines.h"
@@ -69,7 +70,8 @@ struct RoomSettings {
     std::vector<std::string> history;
     std::array<SeatSpec, kColours> seats;
     std::uint64_t dice_seed = 0;  ///< Kinta (SPEC 26)
-    /// Test hook until the Blind game (SPEC 25) exists: every seat sees only its own men.
+    /// Test hook: every seat sees only its own men, as in a Blind game (SPEC 25), while the
+    /// game is otherwise an ordinary one (legal moves, no arbiter).
     bool hide_others = false;
 };
 
@@ -174,7 +176,13 @@ class Room {
     Position position_at_locked(int ply, Position* before_last = nullptr) const;
     nlohmann::json to_json_locked() const;
     bool is_in_locked(Colour c) const;
-    bool hiding_locked() const;                              ///< hides_anything(), m_ held
+    bool hiding_locked() const;  ///< hides_anything(), m_ held
+    /// True when the game is a Blind one (SPEC 25): the referee is its arbiter.
+    bool blind_locked() const;
+    /// m_ held: `seat`'s view of a Blind game (SPEC 25) after `ply` plies (-1: all), read
+    /// from the tokens the arbiter gave it (blind::announce, out_token), with the proposals
+    /// refused in the turn under way when at the end. nullopt when the seat is not in it.
+    std::optional<blind::View> blind_view_locked(Colour seat, int ply) const;
     std::vector<std::string> history_locked(int ply) const;  ///< history(), m_ held
 
     const std::string id_;
@@ -205,6 +213,9 @@ class Room {
     Colour clock_running_ = NO_COLOUR;
     std::int64_t clock_stamp_ms_ = 0;  ///< steady ms when clock_ms_ was read
     std::array<bool, kColours> draw_offer_{};
+    /// Blind (SPEC 25): the proposals of each seat the arbiter refused in its turn under way
+    /// (read off the referee's `position blind ... refused ...` line).
+    std::array<std::vector<std::string>, kColours> refused_;
     Colour takeback_by_ = NO_COLOUR;
     std::array<bool, kColours> takeback_yes_{};
 

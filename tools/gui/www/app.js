@@ -436,6 +436,19 @@ function render() {
     ol.appendChild(li);
   });
   ol.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+  // Blind (SPEC 25): what the arbiter told this seat, the refused proposals last.
+  $('told').hidden = !state.told;
+  if (state.told) {
+    const tl = $('told-list');
+    tl.innerHTML = '';
+    for (const line of state.told) {
+      const li = document.createElement('li');
+      li.textContent = line;
+      if (line.startsWith('refused')) li.className = 'refused';
+      tl.appendChild(li);
+    }
+    tl.lastElementChild?.scrollIntoView({ block: 'nearest' });
+  }
   renderTray();
   markBoard();
   renderFight();
