@@ -68,6 +68,17 @@ std::vector<RecordGame> read_records(std::istream& in);
 /// result for that many players (`*`, "", anything else).
 std::vector<double> result_scores(std::string_view token, int players);
 
+/// How a played move compares with the best one found, by the centi-pawns it loses (the
+/// usual thresholds of chess GUIs): 0 none, 1 an inaccuracy (50 or more), 2 a mistake (100),
+/// 3 a blunder (200). `analyse --record` and klinzha-gui's review mark moves with it.
+inline int move_grade(int lost_cp) {
+    return lost_cp >= 200 ? 3 : lost_cp >= 100 ? 2 : lost_cp >= 50 ? 1 : 0;
+}
+/// The grades' words, PGN Numeric Annotation Glyphs ($6 ?!, $2 ?, $4 ??) and symbols.
+inline constexpr const char* kGradeWords[] = {"", "inaccuracy", "mistake", "blunder"};
+inline constexpr const char* kGradeNags[] = {"", "$6", "$2", "$4"};
+inline constexpr const char* kGradeSymbols[] = {"", "?!", "?", "??"};
+
 /// A record replayed through the rules core.
 struct Replay {
     Position start;                  ///< the start position, under the record's rules

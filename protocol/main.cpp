@@ -227,10 +227,6 @@ std::string algebraic_line(const Position& root, const std::vector<Move>& pv) {
     return out;
 }
 
-constexpr const char* kMarks[] = {"", "inaccuracy", "mistake", "blunder"};
-/// The marks as PGN's Numeric Annotation Glyphs: $6 ?!, $2 ?, $4 ??.
-constexpr const char* kNags[] = {"", "$6", "$2", "$4"};
-
 /// `analyse`'s limits from --depth (plies, 1..kMaxDepth) and --movetime (ms, at least 1), or
 /// `default_depth` when neither is given. Returns an error (a bad or doubled limit).
 std::optional<std::string> analyse_limits(const po::variables_map& vm, int default_depth,
@@ -411,9 +407,8 @@ int cmd_analyse_record(uci::UciSession& s, const po::variables_map& vm, const st
             // Setup-phase scores come from the setup planner and are not compared (docs).
             int lost = std::max(0, comparable(best) - comparable(mine));
             if (pos.phase() != Phase::Play || (!best.pv.empty() && best.pv[0] == played)) lost = 0;
-            // 0 none, 1 inaccuracy (50 cp), 2 mistake (100), 3 blunder (200).
-            const int grade = lost >= 200 ? 3 : lost >= 100 ? 2 : lost >= 50 ? 1 : 0;
-            const char* mark = kMarks[grade];
+            const int grade = move_grade(lost);
+            const char* mark = kGradeWords[grade];
             graded[std::size_t(grade)][c]++;
             if (pos.phase() == Phase::Play) {
                 loss[c] += std::min(lost, 1000);
@@ -436,7 +431,7 @@ int cmd_analyse_record(uci::UciSession& s, const po::variables_map& vm, const st
                 text += "{play} ";
             }
             if (in_play && (c == first || number == 0)) text += std::to_string(++number) + ". ";
-            text += alg + (grade ? std::string(" ") + kNags[grade] : std::string()) + " ";
+            text += alg + (grade ? std::string(" ") + kGradeNags[grade] : std::string()) + " ";
             if (tok && !tok->comment.empty()) text += "{" + tok->comment + "} ";
             if (tok && !tok->spindles.empty()) text += "{spindles " + tok->spindles + "} ";
             text += "{" + show_score(comparable(mine)) + " best " + show_score(comparable(best)) +

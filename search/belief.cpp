@@ -349,11 +349,14 @@ void Belief::rejuvenate() {
                 hidden.push_back(Colour(c));
         if (hidden.empty()) continue;
         const Colour c = hidden[rng_() % hidden.size()];
-        if (rng_() % 2) {
+        // A carried heart may be on another carrier; a heart standing alone stays where it
+        // is (it never moves by itself: what our own moves ruled out stays ruled out).
+        const bool carried = q.man_on(q.heart(c)) != kNoMan;
+        if (carried && rng_() % 2) {
             Bitboard walls = 0;
             for (int k = 0; k < kColours; ++k) walls |= q.pieces(Colour(k), WALL);
-            const Bitboard spots =
-                q.carriers(c) & ~geo::neighbours_of(walls) & ~q.clouds() & ~q.hearts();
+            const Bitboard spots = q.carriers(c) & ~geo::neighbours_of(walls) & ~q.clouds() &
+                                   ~q.hearts() & ~bit(q.heart(c));
             if (!spots) continue;
             std::vector<Cell> cells;
             for_each_cell(spots, [&](Cell sq) { cells.push_back(sq); });

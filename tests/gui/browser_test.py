@@ -225,9 +225,49 @@ try:
     check(wait_for(lambda: len(w.find_elements(By.CSS_SELECTOR, '#analysis tr.line')) >= 2, 20), 'analysis shows two MultiPV lines')
     check(wait_for(lambda: w.find_elements(By.CSS_SELECTOR, '#board .best-arrow'), 10), 'the best move is drawn as an arrow')
     w.find_element(By.ID, 'analyse-stop').click()
+    # The evaluation graph: a review scores every move; a click on the graph goes to a move.
+    w.find_element(By.ID, 'review').click()
+    check(wait_for(lambda: w.find_elements(By.CSS_SELECTOR, '#graph polyline'), 30), 'a review draws the evaluation graph')
+    w.execute_script("const g = document.getElementById('graph'), r = g.getBoundingClientRect();"
+                     "g.dispatchEvent(new MouseEvent('click', {clientX: r.left + 3, clientY: r.top + 10, bubbles: true}));")
+    check(wait_for(lambda: state(w)['ply'] <= 2, 5), 'a click on the graph goes to the move: ply ' + str(state(w)['ply']))
     for d in (a, b, c, w):
         d.quit()
     drivers = []
+
+    # 4b. A blind game (SPEC 25) against the engine: the page shows only the person's men and
+    # what the arbiter told it; the person places and plays by clicks.
+    q = browser()
+    q.get(base)
+    wait_for(lambda: q.find_element(By.ID, 'seat-0'), 10)
+    q.execute_script("document.querySelector('#rules [data-rule=\"Blind\"]').checked = true;")
+    create(q, 2, ['me', 'engine:klinzha'], name='Ann')
+    played = 0
+    for i in range(24):
+        # (one state read: the turn is the person's and it is offered its proposals)
+        s = wait_for(lambda: (lambda t: t if t['result'] or (t['can']['move'] and t['legal']) else None)(state(q)), 20)
+        if not s or s['result']:
+            break
+        check('data-man="b' not in s['svg'], 'a blind seat is shown none of the engine\'s men')
+        before = s['plies']
+        mv = s['legal'][i % len(s['legal'])]
+        if s['phase'] == 'place':
+            click_piece(q, mv['piece'])
+            click_cell(q, mv['to'])
+        elif s['phase'] == 'heart':
+            click_cell(q, mv['to'])
+        else:
+            click_cell(q, mv['from'])
+            click_cell(q, mv['to'])
+            if not q.find_element(By.ID, 'carry-choice').get_attribute('hidden'):
+                q.find_element(By.ID, 'carry-no').click()
+        # Played, or refused by the arbiter (the proposal is then listed and not offered again).
+        wait_for(lambda: state(q)['plies'] > before or state(q).get('refused') or state(q)['result'], 10, 0.05)
+        played += state(q)['plies'] > before
+    check(played >= 12, f'a person plays a blind game by clicks ({played} proposals played)')
+    check(not q.find_element(By.ID, 'told').get_attribute('hidden') and 'blue played' in q.find_element(By.ID, 'told').text,
+          'the page lists what the arbiter told the person')
+    q.quit()
 
     # 5. A person against the engine; the server killed mid-game and started again.
     p = browser()

@@ -563,6 +563,49 @@ TEST_CASE("gui connection: a person plays an engine, and a reload rejoins the se
     CHECK(c3.last("state")["you"].is_null());
 }
 
+TEST_CASE("gui connection: a review scores every move of the play phase for the graph") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    // A short finished game between two people (first legal moves), then its review.
+    gui::RoomSettings s = two_people();
+    s.start_fen = kPlayFen2;
+    auto room = make_room(lobby, s);
+    std::string t;
+    REQUIRE_FALSE(room->sit(GREEN, "Ann", t));
+    REQUIRE_FALSE(room->sit(BLUE, "Bob", t));
+    for (int i = 0; i < 6; ++i) REQUIRE(play_next(*room));
+    REQUIRE_FALSE(room->resign(GREEN));
+    Collector c;
+    gui::Connection conn(lobby, c.send(), 1000);
+    conn.handle(json{{"type", "join"}, {"room", room->id()}}.dump());
+    conn.handle(R"({"type":"review","depth":0})");
+    CHECK(c.count("error") == 1);  // depth 1..20
+    conn.handle(R"({"type":"review","depth":2})");
+    REQUIRE(eventually([&] {
+        const json r = c.last("review");
+        return r.is_object() && r.value("finished", false);
+    }));
+    const json r = c.last("review");
+    REQUIRE(r["points"].size() == 6);
+    int ply = 0;
+    for (const auto& p : r["points"]) {
+        CHECK(p["ply"].get<int>() == ++ply);
+        CHECK(p["pawns"].is_number());
+        CHECK(p["pov"] == "g");  // two players: Green's side
+        const std::string mark = p["mark"];
+        CHECK((mark.empty() || mark == "?!" || mark == "?" || mark == "??"));
+        CHECK_FALSE(p["san"].get<std::string>().empty());
+    }
+    // Not while a game hides anything or runs between people.
+    auto running = make_room(lobby, two_people());
+    REQUIRE_FALSE(running->sit(GREEN, "Ann", t));
+    REQUIRE_FALSE(running->sit(BLUE, "Bob", t));
+    Collector c2;
+    gui::Connection conn2(lobby, c2.send(), 1000);
+    conn2.handle(json{{"type", "join"}, {"room", running->id()}, {"token", t}}.dump());
+    conn2.handle(R"({"type":"review"})");
+    CHECK(c2.count("error") == 1);
+}
+
 TEST_CASE("gui connection: messages over the rate are refused, not queued") {
     gui::Lobby lobby(engines(), nullptr, {});
     Collector c;

@@ -172,6 +172,7 @@ void Connection::leave() {
     room_.reset();
     seat_.reset();
     stop_analysis();
+    stop_review();
 }
 
 void Connection::handle(std::string_view text) {
@@ -280,6 +281,8 @@ void Connection::handle(std::string_view text) {
             return send_(json{{"type", "record"}, {"pgn", room_->record()}}.dump());
         } else if (type == "analyse") {
             return on_analyse(msg);
+        } else if (type == "review") {
+            return on_review(msg);
         } else {
             return error("unknown message type '" + type + "'");
         }
@@ -432,6 +435,42 @@ void Connection::on_analyse(const json& msg) {
     for (auto& kv : rule_pairs(pos.rules())) spec.options.push_back(kv);
     analyser_ = std::make_unique<Analyser>(spec, [this](const json& j) { send_(j.dump()); });
     analyser_->request(pos, multipv_);
+}
+
+void Connection::on_review(const json& msg) {
+    stop_review();
+    if (!msg.value("on", true)) return;
+    const auto view = room_->player_view(seat_, -1, orientation_);
+    if (!view["can"]["analyse"].get<bool>() || !view.contains("fen"))
+        return error("review: not while the game hides anything or you play against a person");
+    const std::string name =
+        msg.value("engine", lobby_.engines().empty() ? "" : lobby_.engines().front().spec.name);
+    const EngineEntry* e = nullptr;
+    for (const auto& x : lobby_.engines())
+        if (x.spec.name == name) e = &x;
+    if (!e) return error("review: no engine named '" + name + "'");
+    const json d = msg.value("depth", json(5));
+    if (!d.is_number_integer() || d.get<int>() < 1 || d.get<int>() > 20)
+        return error("review: depth must be a whole number in 1..20");
+    if (!lobby_.take_analysis())
+        return error("review: every analysis engine the server allows is busy: try later");
+    std::vector<Position> before;
+    std::vector<Move> played;
+    for (auto& [p, m] : room_->moves_played()) {
+        before.push_back(p);
+        played.push_back(m);
+    }
+    match::EngineSpec spec = e->spec;
+    if (!before.empty())
+        for (auto& kv : rule_pairs(before.front().rules())) spec.options.push_back(kv);
+    reviewer_ = std::make_unique<Reviewer>(spec, std::move(before), std::move(played), d.get<int>(),
+                                           [this](const json& j) { send_(j.dump()); });
+}
+
+void Connection::stop_review() {
+    if (!reviewer_) return;
+    reviewer_.reset();
+    lobby_.give_back_analysis();
 }
 
 void Connection::stop_analysis() {

@@ -27,6 +27,7 @@
 
 #include "analysis.h"
 #include "lobby.h"
+#include "review.h"
 
 namespace klinzha::gui {
 
@@ -60,6 +61,10 @@ class Connection {
     void on_create(const nlohmann::json& msg);
     void on_load(const nlohmann::json& msg);
     void on_analyse(const nlohmann::json& msg);
+    /// {"type":"review","on":true,"depth":5,"engine":...}: every move of the game scored
+    /// for the evaluation graph (review.h); takes an analysis engine's place.
+    void on_review(const nlohmann::json& msg);
+    void stop_review();
     nlohmann::json welcome() const;
 
     Lobby& lobby_;
@@ -81,6 +86,7 @@ class Connection {
     int view_ply_ = -1;  ///< -1: follow the game
     Colour orientation_ = GREEN;
     std::unique_ptr<Analyser> analyser_;
+    std::unique_ptr<Reviewer> reviewer_;
     int multipv_ = 2;
     std::string analysis_engine_;
 

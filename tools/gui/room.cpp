@@ -480,6 +480,17 @@ Position Room::position_at(int ply) const {
     return position_at_locked(ply);
 }
 
+std::vector<std::pair<Position, Move>> Room::moves_played() const {
+    std::lock_guard lock(m_);
+    std::vector<std::pair<Position, Move>> out;
+    for (int i = 1; i <= int(moves_.size()); ++i) {
+        Position before;
+        const Position after = position_at_locked(i, &before);
+        out.emplace_back(before, after.state().last_move);
+    }
+    return out;
+}
+
 Position Room::position_at_locked(int ply, Position* before_last) const {
     Position p;
     if (auto err = p.set(start_fen_, settings_.rules))
@@ -1041,10 +1052,10 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
         // Blind: the proposals the seat may make (legal in its view, not refused this turn);
         // never the moves of the whole position, which would tell where the others stand.
         MoveList l;
+        l.size = 0;
         if (bview) {
-            l.size = 0;
             for (Move m : bview->proposals()) l.push(m);
-        } else {
+        } else if (!blind) {
             generate_legal(pos, l);
         }
         const Position& lp = bview ? bview->position() : pos;

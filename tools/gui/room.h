@@ -140,6 +140,9 @@ class Room {
     nlohmann::json player_view(std::optional<Colour> seat, int ply, Colour orientation) const;
     /// The position after `ply` plies (-1: the last), as the game's referee sees it.
     Position position_at(int ply) const;
+    /// Every move of the game with the position it was played in (the whole game, as the
+    /// referee sees it: callers show it only when hides_anything() is false).
+    std::vector<std::pair<Position, Move>> moves_played() const;
     int plies() const;
     /// The first `ply` moves (-1: all) as SPEC 9 strings with the referee's removals as
     /// `out:<why>` tokens where they happened: GameConfig::history, RoomSettings::history.

@@ -10,6 +10,7 @@ let welcome = null;      // "welcome": engines, rules, variants
 let picked = null;       // a picked cell (play) or piece letter (placement: kept between moves)
 let pendingCarry = null; // [leave, carry] moves waiting for the person's choice
 let analysis = null;     // the last "analysis" message
+let review = null;       // the last "review" message: the evaluation graph's points
 let lastResult = '';     // the result the dialog was shown for
 let roomId = (location.pathname.match(/^\/game\/([0-9a-f]+)$/) || [])[1] || null;
 const tokenKey = (id) => 'klinzha-token-' + id;
@@ -51,6 +52,7 @@ function connect() {
       case 'joined': roomId = msg.room; showRoom(); break;
       case 'state': ++states; onState(msg); break;
       case 'analysis': analysis = msg; renderAnalysis(); break;
+      case 'review': review = msg; renderGraph(); if (state) render(); break;
       case 'record': $('record').value = msg.pgn; break;
       case 'games': pickGame(msg.games); break;
       case 'error': showError(msg.message); break;
@@ -410,6 +412,7 @@ function renderActions() {
   $('abort').hidden = !c.abort;
   $('play-on').hidden = !c.play_on;
   $('analyse').disabled = !c.analyse;
+  $('review').disabled = !c.analyse || state.status === 'running';
 }
 
 function render() {
@@ -427,7 +430,8 @@ function render() {
   ol.innerHTML = '';
   state.moves.forEach((m, i) => {
     const li = document.createElement('li');
-    li.textContent = `${m.mover}: ${m.san}`;
+    const mark = review?.points.find((p) => p.ply === i + 1)?.mark || '';
+    li.textContent = `${m.mover}: ${m.san}${mark}`;
     if (m.comment) { const s = document.createElement('span'); s.className = 'comment'; s.textContent = ` {${m.comment}}`; li.appendChild(s); }
     if (m.spindles) li.title = m.spindles;
     li.dataset.ply = i + 1;
@@ -455,6 +459,7 @@ function render() {
   renderPlayers();
   renderActions();
   renderAnalysis();
+  renderGraph();
 }
 
 // Drag and drop: press on a man, release on its destination (click-click works too).
@@ -468,6 +473,32 @@ document.addEventListener('pointerup', (e) => {
     if (tryMove(from, el.dataset.cell)) { picked = null; markBoard(); }
   }
 });
+
+// The evaluation graph of a review (docs/gui.md): the score before each move of the play
+// phase, marks where a move lost 50 (?!), 100 (?) or 200 centi-pawns (??) or more; a click
+// goes to that move.
+function renderGraph() {
+  const box = $('graph');
+  if (!review || !review.points.length) { box.hidden = true; return; }
+  box.hidden = false;
+  $('review-status').textContent = review.finished ? '' : `reviewing… ${review.done}/${review.plies}`;
+  const W = 600, H = 90, n = Math.max(review.plies, 2), clamp = 5;
+  const x = (ply) => (ply / n) * W;
+  const y = (p) => H / 2 - (Math.max(-clamp, Math.min(clamp, p)) / clamp) * (H / 2 - 4);
+  const pts = review.points.map((p) => `${x(p.ply).toFixed(1)},${y(p.pawns).toFixed(1)}`).join(' ');
+  const colour = { '?!': '#d4a000', '?': '#e06000', '??': '#c00020' };
+  let marks = '';
+  for (const p of review.points)
+    if (p.mark) marks += `<circle cx="${x(p.ply).toFixed(1)}" cy="${y(p.pawns).toFixed(1)}" r="4" fill="${colour[p.mark]}"><title>${p.ply}. ${p.san}${p.mark} (best ${p.best})</title></circle>`;
+  const cur = state ? `<line x1="${x(state.ply)}" x2="${x(state.ply)}" y1="0" y2="${H}" stroke="#1a6fb0"/>` : '';
+  const pov = review.points[0].pov === review.points[review.points.length - 1].pov ? `score for ${review.points[0].pov}` : 'score for the mover';
+  box.innerHTML = `<svg viewBox="0 0 ${W} ${H}" preserveAspectRatio="none" width="100%" height="90"><rect width="${W}" height="${H}" fill="#fff"/><line x1="0" x2="${W}" y1="${H / 2}" y2="${H / 2}" stroke="#ccc"/>${cur}<polyline points="${pts}" fill="none" stroke="#222" stroke-width="1.5"/>${marks}<text x="4" y="12" font-size="10" fill="#777">${pov} (pawns, +-${clamp})</text></svg>`;
+  box.onclick = (e) => {
+    const r = box.getBoundingClientRect();
+    const ply = Math.round(((e.clientX - r.left) / r.width) * n);
+    go(ply);
+  };
+}
 
 function renderAnalysis() {
   const t = $('analysis');
@@ -542,6 +573,7 @@ window.addEventListener('DOMContentLoaded', () => {
   };
   $('analyse').onclick = () => send({ type: 'analyse', on: true, engine: $('analysis-engine').value, multipv: Number($('multipv').value) || 2 });
   $('analyse-stop').onclick = () => send({ type: 'analyse', on: false });
+  $('review').onclick = () => { review = null; send({ type: 'review', on: true, engine: $('analysis-engine').value, depth: 5 }); };
   $('result-close').onclick = () => $('result-dialog').close();
   const carry = (withHeart) => { if (pendingCarry) send({ type: 'move', move: pendingCarry.find((m) => m.carry === withHeart).move }); pendingCarry = null; $('carry-choice').hidden = true; };
   $('carry-yes').onclick = () => carry(true);
