@@ -100,6 +100,8 @@ class Position {
     /// The rules in force in this game: Rules::effective(players()) of those given.
     const Rules& rules() const { return rules_; }
     const State& state() const { return stack_.back(); }
+    /// The state before the last do_move (or eliminate_to_move); needs ply() > 0.
+    const State& state_before() const { return stack_[stack_.size() - 2]; }
     Colour to_move() const { return state().to_move; }
     Phase phase() const { return state().phase; }
     int halfmove() const { return state().halfmove; }

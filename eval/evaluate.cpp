@@ -3,12 +3,14 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <memory>
 #include <sstream>
 
 #include "engine/geometry.h"
 #include "engine/movegen.h"
+#include "nnue/accumulator.h"
 
 namespace klinzha::eval {
 namespace {
@@ -157,10 +159,35 @@ void EvalCache::clear() {
     std::fill(table_, table_ + kSize, Entry{});
 }
 
+namespace {
+std::atomic<const nnue::Network*> g_network{nullptr};
+}
+
+const nnue::Network* network() {
+    return g_network.load(std::memory_order_relaxed);
+}
+
+void set_network(const nnue::Network* net) {
+    g_network.store(net, std::memory_order_relaxed);
+}
+
+bool nnue_applies(const Position& pos) {
+    return network() && pos.phase() == Phase::Play && !pos.rules().kinta &&
+           !pos.rules().reflective && !pos.hidden();
+}
+
+int nnue_evaluate(const Position& pos, Colour c) {
+    const nnue::Network& net = *network();
+    nnue::Accumulator acc;
+    acc.refresh(net, pos);
+    return nnue::evaluate(net, acc, pos, c);
+}
+
 int evaluate(const Position& pos, Colour us, std::array<Reach, kColours>* reach) {
     // Reflective (SPEC 21): one army, and both players always have the same moves, so no
     // static term favours either; the search decides by heart captures and lost positions.
     if (pos.rules().reflective) return 0;
+    if (!reach && nnue_applies(pos)) return nnue_evaluate(pos, us);
     return combine(pos, us, totals(pos, reach));
 }
 
@@ -171,6 +198,7 @@ int evaluate_with(const Position& pos, Colour us, const WeightTable& w) {
 
 int evaluate(const Position& pos, Colour us, EvalCache& cache) {
     if (pos.rules().reflective) return 0;
+    if (nnue_applies(pos)) return nnue_evaluate(pos, us);
     auto& e = cache.slot(pos.key());
     if (!e.valid || e.key != pos.key()) {
         e.total = totals(pos, nullptr);
@@ -209,8 +237,20 @@ std::string trace(const Position& pos) {
                   cell(1, sum(terms[1])).c_str(), cell(2, sum(terms[2])).c_str());
     o << buf << '\n';
     o << "Game phase: " << game_phase(pos) << "/256 (256 = full sets, 0 = bare board)\n";
-    o << "Evaluation for the player to move (" << kColourChar[pos.to_move()]
-      << "): " << evaluate(pos, pos.to_move()) << " cp";
+    o << "Classical evaluation for the player to move (" << kColourChar[pos.to_move()]
+      << "): " << combine(pos, pos.to_move(), totals(pos, nullptr)) << " cp";
+    if (nnue_applies(pos)) {
+        o << "\nNNUE standing:";
+        for (int c = 0; c < pos.players(); ++c)
+            o << ' ' << kColourChar[c] << ' '
+              << (pos.is_in(Colour(c)) ? std::to_string(nnue_evaluate(pos, Colour(c))) + " cp"
+                                       : std::string("out"));
+        o << "\nEvaluation for the player to move (NNUE): " << nnue_evaluate(pos, pos.to_move())
+          << " cp";
+    } else {
+        o << "\nEvaluation for the player to move: " << evaluate(pos, pos.to_move()) << " cp"
+          << (network() ? " (the network does not apply here: classical)" : "");
+    }
     return o.str();
 }
 

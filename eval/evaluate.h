@@ -14,6 +14,7 @@
 #include "engine/memory.h"
 #include "engine/movegen.h"
 #include "engine/position.h"
+#include "nnue/network.h"
 
 namespace klinzha::eval {
 
@@ -102,7 +103,8 @@ class EvalCache {
 };
 
 /// The evaluation for colour `us` in centi-pawns (positive = good for us). In a
-/// three-player game it is us against the mean of the other players still in. If reach is
+/// three-player game it is us against the mean of the other players still in. The network's
+/// when nnue_applies(pos) and reach is not asked for; else the classical terms. If reach is
 /// given it receives the Reach (movegen.h) of every colour still in, as computed here.
 int evaluate(const Position& pos, Colour us, std::array<Reach, kColours>* reach = nullptr);
 
@@ -135,7 +137,20 @@ int material_for_mover(const Position& pos, Colour root);
 inline constexpr int kLazyMarginBelow = 500;
 inline constexpr int kLazyMarginAbove = 400;
 
-/// A table of every term for each colour, for the `eval` command (one line per term).
+/// A table of every term for each colour, for the `eval` command (one line per term), and
+/// the network's output when one is in use.
 std::string trace(const Position& pos);
+
+/// The network in use (eval/nnue), or nullptr for the classical evaluation alone. Set between
+/// searches (the engine's `Use NNUE` and `EvalFile` options); read by every search thread.
+const nnue::Network* network();
+void set_network(const nnue::Network* net);
+/// True when the network evaluates pos: a network is set, pos is in the play phase (the
+/// setup planner keeps the classical terms), and its rules are ones the network was trained
+/// for (not Kinta, not Reflective, not a Blind view).
+bool nnue_applies(const Position& pos);
+/// Colour c's standing in pos by the network, computed from scratch (centi-pawns; needs
+/// nnue_applies(pos)). The search keeps accumulators move by move instead.
+int nnue_evaluate(const Position& pos, Colour c);
 
 }  // namespace klinzha::eval

@@ -283,6 +283,31 @@ std::vector<Option> make_table() {
                                                                   : Baseline::Normal);
                      return ok();
                  }});
+    // The network (eval/nnue, docs/search.md): whether to use it, and which.
+    t.push_back({"Use NNUE",
+                 T::Check,
+                 kUseNnueDefault ? "true" : "false",
+                 0,
+                 0,
+                 {},
+                 "evaluate play positions with the network (EvalFile, else the built-in one); "
+                 "false: the classical terms",
+                 [](OptionContext& c, const std::string& v) {
+                     auto err = c.engine.set_use_nnue(*parse_bool(v));
+                     return err ? fail(*err) : ok();
+                 }});
+    t.push_back({"EvalFile",
+                 T::String,
+                 "<built-in>",
+                 0,
+                 0,
+                 {},
+                 "the network file (.nnue, docs/search.md); <built-in> or empty: the one built "
+                 "into the executable",
+                 [](OptionContext& c, const std::string& v) {
+                     auto err = c.engine.set_eval_file(v);
+                     return err ? fail(*err) : ok();
+                 }});
     t.push_back({"Debug Log File",
                  T::String,
                  "",

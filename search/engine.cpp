@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include <chrono>
+#include <mutex>
 #include <new>
 #include <random>
 
@@ -13,12 +14,45 @@
 #include "engine/notation.h"
 #include "engine/perft.h"
 #include "eval/evaluate.h"
+#include "eval/nnue/network.h"
 
 namespace klinzha {
 
 Engine::Engine(SearchCallbacks callbacks) : callbacks_(std::move(callbacks)), pos_(2, Rules{}) {
     tt_.resize(16);
     rng_state_ ^= std::uint64_t(std::random_device{}());
+    apply_network();
+}
+
+void Engine::apply_network() {
+    const nnue::Network* net = loaded_net_ ? loaded_net_ : nnue::default_network();
+    eval::set_network(use_nnue_ ? net : nullptr);
+}
+
+std::optional<std::string> Engine::set_use_nnue(bool on) {
+    if (searching()) return "not while searching";
+    if (on && !loaded_net_ && !nnue::default_network())
+        return "this build has no network built in: give one with EvalFile";
+    use_nnue_ = on;
+    apply_network();
+    return std::nullopt;
+}
+
+std::optional<std::string> Engine::set_eval_file(const std::string& path) {
+    if (searching()) return "not while searching";
+    if (path.empty() || path == "<built-in>") {
+        loaded_net_ = nullptr;
+    } else {
+        auto r = nnue::Network::read_file(path);
+        if (auto* err = std::get_if<std::string>(&r)) return *err;
+        static std::mutex m;
+        static std::vector<std::unique_ptr<nnue::Network>> kept;  // see loaded_net_
+        std::lock_guard lock(m);
+        kept.push_back(std::move(std::get<std::unique_ptr<nnue::Network>>(r)));
+        loaded_net_ = kept.back().get();
+    }
+    apply_network();
+    return std::nullopt;
 }
 
 Engine::~Engine() {

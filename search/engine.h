@@ -7,6 +7,7 @@
 #include <atomic>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -16,6 +17,7 @@
 #include "engine/blind.h"
 #include "engine/movegen.h"
 #include "engine/position.h"
+#include "eval/nnue/network.h"
 #include "search.h"
 #include "tt.h"
 
@@ -33,6 +35,10 @@ struct BenchResult {
     std::vector<std::pair<std::string, std::uint64_t>> per_position;
 };
 
+/// Whether the network evaluates by default (`Use NNUE`): true only once a network has beaten
+/// the classical evaluation in a match (docs/search.md, "The network").
+inline constexpr bool kUseNnueDefault = false;
+
 class Engine {
   public:
     explicit Engine(SearchCallbacks callbacks);
@@ -49,6 +55,12 @@ class Engine {
     void set_move_overhead(int ms) { settings_.move_overhead_ms = ms; }
     /// Kinta: weigh attacks by their odds (true) or take each as a sure win (SearchSettings).
     void set_kinta_odds(bool on) { settings_.kinta_odds = on; }
+    /// The network (eval/nnue): on or off (`Use NNUE`), and which file (`EvalFile`; "" or
+    /// "<built-in>": the one built into the executable). The network is one per process
+    /// (eval::set_network). Errors: an unreadable or malformed file (the network in use is
+    /// kept); a network asked for when the build has none.
+    std::optional<std::string> set_use_nnue(bool on);
+    std::optional<std::string> set_eval_file(const std::string& path);
     /// The setup planner's weights (SetupPlanner::Params; centi-pawns, >= 0).
     void set_planner(const SetupPlanner::Params& p) { settings_.planner = p; }
     const SetupPlanner::Params& planner() const { return settings_.planner; }
@@ -144,6 +156,12 @@ class Engine {
     Position pos_;
     Baseline baseline_ = Baseline::Normal;
     std::optional<blind::View> blind_view_;
+    bool use_nnue_ = kUseNnueDefault;
+    /// EvalFile's network, when not the built-in one. Networks read are kept for the life of
+    /// the process (0.5 MB each), as the evaluation's pointer to one is process-wide.
+    const nnue::Network* loaded_net_ = nullptr;
+    /// Sets eval::set_network from use_nnue_ and loaded_net_.
+    void apply_network();
     BlindSearch blind_{searcher_};
     BlindSearch::Params blind_params_;
     std::uint64_t rng_state_ = 0x9E3779B97F4A7C15ULL;

@@ -12,6 +12,7 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "eval/evaluate.h"
+#include "eval/nnue/accumulator.h"
 
 namespace klinzha {
 
@@ -107,7 +108,9 @@ namespace {
 class Worker {
   public:
     Worker(Searcher::Shared& sh, int id, const Position& root)
-        : sh_(sh), id_(id), pos_(root), root_(root.to_move()) {}
+        : sh_(sh), id_(id), pos_(root), root_(root.to_move()), root_ply_(root.ply()) {
+        if (net_) acc_.resize(kAccPlies);
+    }
 
     std::atomic<std::uint64_t> nodes{0};
     std::vector<RootMove> root_moves;
@@ -280,7 +283,28 @@ class Worker {
         return mate_in(ply + 1);
     }
 
+    /// Colour p's standing by the network, from this ply's accumulator: kept if it is this
+    /// position's, else updated from the previous ply's by the cells the last move changed,
+    /// else computed from scratch (eval/nnue/accumulator.h).
+    int nnue_standing(Colour p) {
+        const int idx = pos_.ply() - root_ply_;
+        nnue::Accumulator& a = idx < kAccPlies ? acc_[std::size_t(idx)] : acc_scratch_;
+        if (a.key != pos_.key() || idx >= kAccPlies) {
+            if (idx > 0 && idx < kAccPlies &&
+                acc_[std::size_t(idx - 1)].key == pos_.state_before().key)
+                a.update(*net_, acc_[std::size_t(idx - 1)], pos_.state_before(), pos_.state(),
+                         pos_);
+            else
+                a.refresh(*net_, pos_);
+        }
+        return nnue::evaluate(*net_, a, pos_, p);
+    }
+
     int static_eval() {
+        if (net_ && eval::nnue_applies(pos_)) {
+            const int v = nnue_standing(root_);
+            return pos_.to_move() == root_ ? v : -v;
+        }
         int v = eval::evaluate_for_mover(pos_, root_, eval_cache_);
         if (sh_.noise_seed && pos_.phase() != Phase::Play) {
             std::uint64_t h = (pos_.key() ^ sh_.noise_seed) * 0x9E3779B97F4A7C15ULL;
@@ -975,7 +999,14 @@ class Worker {
     int id_;
     Position pos_;
     Colour root_;
+    int root_ply_;  ///< pos_.ply() at the root: accumulators are indexed from it
     eval::EvalCache eval_cache_;
+    /// The network (nullptr: the classical evaluation) and one accumulator per ply below the
+    /// root (static_eval); deeper plies use a scratch one.
+    static constexpr int kAccPlies = 2 * kMaxPly + 16;
+    const nnue::Network* net_ = eval::network();
+    std::vector<nnue::Accumulator> acc_;
+    nnue::Accumulator acc_scratch_;
     /// One reply of Best-Reply Search's opponents' layer (brs_search).
     struct BrsReply {
         Move first, second;  // first by the first opponent, then by the second

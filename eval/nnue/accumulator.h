@@ -1,0 +1,91 @@
+// eval/nnue/accumulator.h: the feature transformer's output for every perspective of one
+// position, kept up to date move by move.
+//
+// An Accumulator holds, for each colour p of the game, bias + the sum of the feature
+// transformer's rows of p's active features (features.h): 3 x 128 int16. refresh() computes it
+// from scratch; update() from the accumulator of the position one move before, by the cells
+// the move changed (their men and hearts before and after: a move, a capture, a heart taken
+// and an army changing hands alike), so a node of the search costs a few rows per perspective
+// instead of every man's. The search keeps one per ply (search.cpp).
+#pragma once
+
+#include <cstdint>
+
+#include "engine/position.h"
+#include "network.h"
+
+namespace klinzha::nnue {
+
+struct Accumulator {
+    alignas(64) std::int16_t v[kColours][kFt];
+    std::uint64_t key = 0;  ///< the position it was computed for (0: none)
+
+    /// From scratch for pos.
+    void refresh(const Network& net, const Position& pos) {
+        const int players = pos.players();
+        std::array<int, kMaxActive> f{};
+        for (int p = 0; p < players; ++p) {
+            std::int16_t* acc = v[p];
+            std::copy(net.ft_bias, net.ft_bias + kFt, acc);
+            const int n = active_features(pos, Colour(p), f);
+            for (int k = 0; k < n; ++k) add(acc, net.ft_weight[f[std::size_t(k)]]);
+        }
+        key = pos.key();
+    }
+
+    /// From `parent` (computed for the state `before`) to the state `after` (one move
+    /// later). Falls back to refresh(net, pos) when many cells changed (an army changing
+    /// hands): pos must hold `after` as its current state.
+    void update(const Network& net, const Accumulator& parent, const Position::State& before,
+                const Position::State& after, const Position& pos) {
+        Bitboard changed = 0;
+        for (int sq = 0; sq < kCells; ++sq)
+            if (before.board[std::size_t(sq)] != after.board[std::size_t(sq)])
+                changed |= bit(Cell(sq));
+        for (int c = 0; c < kColours; ++c)
+            if (before.heart[c] != after.heart[c]) {
+                if (before.heart[c] != NO_CELL) changed |= bit(before.heart[c]);
+                if (after.heart[c] != NO_CELL) changed |= bit(after.heart[c]);
+            }
+        if (popcount(changed) > 8) return refresh(net, pos);
+        const int players = pos.players();
+        std::copy(&parent.v[0][0], &parent.v[0][0] + kColours * kFt, &v[0][0]);
+        auto owner = [](const Position::State& s, Cell sq) {
+            for (int c = 0; c < kColours; ++c)
+                if (s.heart[c] == sq) return Colour(c);
+            return NO_COLOUR;
+        };
+        while (changed) {
+            const Cell sq = pop_lsb(changed);
+            for (int p = 0; p < players; ++p) {
+                int f[2];
+                int n =
+                    cell_features(before.board[sq], owner(before, sq), sq, Colour(p), players, f);
+                for (int k = 0; k < n; ++k) sub(v[p], net.ft_weight[f[k]]);
+                n = cell_features(after.board[sq], owner(after, sq), sq, Colour(p), players, f);
+                for (int k = 0; k < n; ++k) add(v[p], net.ft_weight[f[k]]);
+            }
+        }
+        key = pos.key();
+    }
+
+    static void add(std::int16_t* acc, const std::int16_t* w) {
+        for (int i = 0; i < kFt; ++i) acc[i] = std::int16_t(acc[i] + w[i]);
+    }
+    static void sub(std::int16_t* acc, const std::int16_t* w) {
+        for (int i = 0; i < kFt; ++i) acc[i] = std::int16_t(acc[i] - w[i]);
+    }
+};
+
+/// Colour p's standing in centi-pawns by the network, from the accumulator of pos.
+inline int evaluate(const Network& net, const Accumulator& acc, const Position& pos, Colour p) {
+    const int players = pos.players();
+    auto slot = [&](int k) -> const std::int16_t* {
+        if (k >= players) return nullptr;
+        const Colour c = players == 2 ? Colour(1 - p) : Colour((p + k) % kColours);
+        return pos.is_in(c) ? acc.v[c] : nullptr;
+    };
+    return net.propagate(acc.v[p], slot(1), players == 3 ? slot(2) : nullptr);
+}
+
+}  // namespace klinzha::nnue

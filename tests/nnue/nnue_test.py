@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""tests/nnue/nnue_test.py: the network's trainer and the engine's inference agree.
+
+    nnue_test.py <build dir>
+
+1. klinzha-gen plays a few fast games: a tiny data set in the format of eval/nnue/sample.h.
+2. tools/nnue/train.py trains on it for a few epochs (seconds) and writes a .nnue; the loss
+   falls, and the quantised network's outputs match the float model's within a tolerance.
+3. klinzha, given that file (EvalFile, Use NNUE), evaluates each position (the protocol's
+   `eval`): its output equals the trainer's own integer inference of network.h, written
+   apart from the engine's, for every position (the features, the turned board and the
+   quantised layers of two independent implementations agree).
+Exit status 0 when every check passes.
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', '..', 'tools', 'nnue'))
+import train  # noqa: E402
+
+failures = 0
+
+
+def check(ok, what):
+    global failures
+    print(('PASS ' if ok else 'FAIL ') + what, flush=True)
+    if not ok:
+        failures += 1
+
+
+def cell_name(i):
+    u, v, w = train.COORD[i]
+    r, R, L = 9 - u, v + 1, 9 - w
+    return 'abcdefghi'[r - 1] + str(min(R, L)) + str(max(R, L))
+
+
+def fen_of(rec):
+    fields = []
+    for c in range(3):
+        toks = []
+        h = rec['heart'][c]
+        if h != 0xFF:
+            toks.append('H' + cell_name(h))
+        for i in range(81):
+            m = rec['board'][i]
+            if m != 0xFF and (m >> 3) == c:
+                toks.append('QRBNPW'[m & 7] + cell_name(i))
+        fields.append(','.join(toks) if toks else '-')
+    return f"{rec['players']} {fields[0]} {fields[1]} {fields[2]} {'gbk'[rec['stm']]} play " \
+           f"{rec['halfmove']} 1"
+
+
+def main():
+    build = sys.argv[1]
+    work = tempfile.mkdtemp()
+    data = os.path.join(work, 'tiny.bin')
+    net_path = os.path.join(work, 'tiny.nnue')
+    subprocess.run([os.path.join(build, 'klinzha-gen'), '--out', data, '--games', '6',
+                    '--nodes', '300', '--seed', '3', '--options', 'default'],
+                   check=True, stdout=subprocess.DEVNULL)
+    a = np.fromfile(data, dtype=train.DTYPE)
+    check(len(a) > 100, f'klinzha-gen wrote a tiny data set ({len(a)} positions)')
+
+    torch.set_num_threads(1)
+    args = train.argparse.Namespace(data=[data], output=net_path, epochs=6, lam=0.75, lr=3e-3,
+                                    batch=256, max_positions=0, seed=1, init='', threads=1)
+    net, q, feats, mask = train.train(args)
+    check(os.path.getsize(net_path) == 510396, 'the .nnue file has the size of network.h')
+    with torch.no_grad():
+        fl = (net(torch.from_numpy(feats), torch.from_numpy(mask)) * train.CP_SCALE).numpy()
+    qu = train.quantised_eval(q, feats, mask)
+    diff = np.abs(qu - fl)
+    check(diff.mean() < 8 and diff.max() < 60,
+          f'quantised vs float: mean |diff| {diff.mean():.1f} cp, max {diff.max():.1f} cp')
+
+    # The engine's inference against the trainer's integer inference.
+    rows = np.arange(min(60, len(a)))
+    lines = ['setoption name EvalFile value ' + net_path, 'setoption name Use NNUE value true']
+    for i in rows:
+        lines += ['setoption name Players value ' + str(a[i]['players']),
+                  'position fen ' + fen_of(a[i]), 'eval']
+    lines.append('quit')
+    out = subprocess.run([os.path.join(build, 'klinzha')], input='\n'.join(lines) + '\n',
+                         capture_output=True, text=True, timeout=120).stdout
+    errors = [l for l in out.splitlines() if 'error' in l]
+    check(not errors, 'the engine takes the network and every position: ' + '; '.join(errors[:3]))
+    got = [int(m) for m in re.findall(r'Evaluation for the player to move \(NNUE\): (-?\d+) cp', out)]
+    expected = train.quantised_eval(q, feats[rows], mask[rows])
+    check(len(got) == len(rows), f'the engine evaluated {len(got)} of {len(rows)} positions')
+    same = sum(1 for g, e in zip(got, expected) if g == e)
+    if same != len(rows):
+        print('engine, trainer:', [(g, int(e)) for g, e in zip(got, expected) if g != e][:8])
+    check(same == len(rows), f'the engine and the trainer give the same output ({same} of {len(rows)})')
+    print(f'{failures} failure(s)')
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
