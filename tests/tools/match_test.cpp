@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <deque>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <sstream>
 
@@ -817,4 +818,105 @@ TEST_CASE("referee, Blind: a proposal illegal in the player's own view, or refus
     GameRecord c = play_game({&g3, &b3}, cfg);
     CHECK(c.outcome[BLUE] == Outcome::Loss);
     CHECK(c.termination.find("proposals refused in one turn") != std::string::npos);
+}
+
+namespace {
+
+/// Plays like Scripted (its first legal move) and reports a score (cp, for the mover) that
+/// `score(ply)` gives for its k-th move (k from 0).
+class Reporting : public Player {
+  public:
+    Reporting(std::string name, std::function<int(int)> score)
+        : inner_(name, {}), score_(std::move(score)) {}
+    std::string name() const override { return inner_.name(); }
+    std::optional<std::string> start() override { return std::nullopt; }
+    bool new_game() override { return true; }
+    bool alive() const override { return true; }
+    Reply go(const std::string& p, const std::string& g, std::int64_t t) override {
+        Reply r = inner_.go(p, g, t);
+        r.cp = score_(moves_++);
+        r.depth = 5;
+        return r;
+    }
+
+  private:
+    Scripted inner_;
+    std::function<int(int)> score_;
+    int moves_ = 0;
+};
+
+/// A play-phase start (SPEC 10 sample, three players) and the two-player test position.
+constexpr const char* kStart3 =
+    "3 Hi99,Qi67,Ri99,Bh68,Ni78,Nh79,Pi56,Pg68,Pf69,Wh78 Hi23,Qh24,Rg25,Bh35,Ni34,Ng36,Pi45,"
+    "Pi23,Ph13,Wh46 Hc17,Qd38,Re27,Bd16,Nd39,Nd17,Pe26,Pd49,Pc17,Wd28 g play 0 1";
+constexpr const char* kStart2 =
+    "2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,Ng25,Ng14,Ph24,"
+    "Ph12,Pf26,Wi44 - g play 0 1";
+
+}  // namespace
+
+TEST_CASE("referee: draw adjudication on score, two and three players (fastchess -draw)") {
+    for (int players : {2, 3}) {
+        CAPTURE(players);
+        std::vector<std::unique_ptr<Reporting>> ps;
+        std::vector<Player*> seats;
+        for (int c = 0; c < players; ++c) {
+            // Scores within 20 cp, but a first player's 300 at its third move breaks the run.
+            ps.push_back(std::make_unique<Reporting>(
+                "e" + std::to_string(c), [c](int k) { return c == 0 && k == 2 ? 300 : 10 - c; }));
+            seats.push_back(ps.back().get());
+        }
+        GameConfig cfg;
+        cfg.players = players;
+        cfg.start_fen = players == 3 ? kStart3 : kStart2;
+        cfg.tc.depth = 1;
+        cfg.draw_from = 2;
+        cfg.draw_moves = 3;
+        cfg.draw_cp = 20;
+        const GameRecord g = play_game(seats, cfg);
+        INFO(g.termination);
+        REQUIRE(g.termination.find("heart capture") == std::string::npos);
+        CHECK(g.termination == "adjudication: draw by score");
+        for (int c = 0; c < players; ++c)
+            if (!g.heart_lost[c]) CHECK(g.outcome[c] == Outcome::Draw);
+        // The first player's quiet run restarts after its third move: its moves 4, 5, 6 make
+        // three, so the game lasts exactly 6 moves of the first player.
+        int green = 0;
+        for (Colour m : g.movers) green += m == GREEN;
+        CHECK(green == 6);
+        CHECK(g.movers.back() == GREEN);
+    }
+}
+
+TEST_CASE("referee: resignation on score, two and three players") {
+    {
+        Reporting a("a", [](int) { return 0; }), b("b", [](int k) { return k < 1 ? 0 : -900; });
+        GameConfig cfg;
+        cfg.start_fen = kStart2;
+        cfg.tc.depth = 1;
+        cfg.resign_moves = 2;
+        cfg.resign_cp = 500;
+        const GameRecord g = play_game({&a, &b}, cfg);
+        CHECK(g.termination == "adjudication: b resigns on score");
+        CHECK(g.outcome[GREEN] == Outcome::Win);
+        CHECK(g.outcome[BLUE] == Outcome::Loss);
+    }
+    {
+        // Three players: Blue resigns and goes out as on flag fall; the game goes on.
+        Reporting a("a", [](int) { return 0; }), b("b", [](int) { return -900; }),
+            k("k", [](int) { return 0; });
+        GameConfig cfg;
+        cfg.players = 3;
+        cfg.start_fen = kStart3;
+        cfg.tc.depth = 1;
+        cfg.resign_moves = 2;
+        cfg.resign_cp = 500;
+        cfg.max_fullmoves = 8;
+        const GameRecord g = play_game({&a, &b, &k}, cfg);
+        REQUIRE_FALSE(g.removals.empty());
+        CHECK(g.removals[0].colour == BLUE);
+        CHECK(g.removals[0].why == "resigns on score (adjudication)");
+        CHECK(g.outcome[BLUE] == Outcome::Loss);
+        CHECK(g.moves.size() > 4);  // the others played on
+    }
 }

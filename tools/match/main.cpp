@@ -154,7 +154,11 @@ int main(int argc, char** argv) {
         "move")("maxmoves", po::value<int>()->default_value(0),
                 "adjudicate a draw after this many moves")(
         "resign", po::value<std::vector<std::string>>()->multitoken(),
-        "movecount=<n> score=<cp>: resign after n moves at or below -cp (2 players)")(
+        "movecount=<n> score=<cp>: a player at or below -cp for n own moves resigns (two "
+        "players) or goes out (three)")(
+        "draw", po::value<std::vector<std::string>>()->multitoken(),
+        "movenumber=<n> movecount=<m> score=<cp>: from move n, a draw once every player's score "
+        "is within +-cp for m own moves")(
         "event", po::value<std::string>()->default_value("klinzha-match"), "PGN Event tag")(
         "recover", "retry an engine that fails to start (twice) before stopping the match")(
         "handshake-timeout", po::value<int>()->default_value(10000),
@@ -343,6 +347,24 @@ int main(int argc, char** argv) {
         cfg.game.blind_refusal_cap = vm["blind-refusal-cap"].as<int>();
         if (cfg.game.blind_refusal_cap < 0)
             throw std::runtime_error("-blind-refusal-cap must be 0 or more");
+        if (vm.count("draw")) {
+            cfg.game.draw_moves = 0;
+            bool moves = false, score = false;
+            for (const auto& tok : vm["draw"].as<std::vector<std::string>>()) {
+                auto [k, v] = key_value(tok);
+                if (k == "movenumber")
+                    cfg.game.draw_from = int(number(v, "-draw movenumber"));
+                else if (k == "movecount")
+                    cfg.game.draw_moves = int(number(v, "-draw movecount")), moves = true;
+                else if (k == "score")
+                    cfg.game.draw_cp = int(number(v, "-draw score")), score = true;
+                else
+                    throw std::runtime_error("-draw: unknown key '" + k + "'");
+            }
+            if (!moves || !score || cfg.game.draw_moves < 1 || cfg.game.draw_cp < 0)
+                throw std::runtime_error(
+                    "-draw needs movecount=<m> (1 or more) and score=<cp> (0 or more)");
+        }
         if (vm.count("resign"))
             for (const auto& tok : vm["resign"].as<std::vector<std::string>>()) {
                 auto [k, v] = key_value(tok);

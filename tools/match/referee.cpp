@@ -148,7 +148,8 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
     for (std::size_t c = 0; c < kColours; ++c) tcs[c] = cfg.seat_tc[c] ? *cfg.seat_tc[c] : cfg.tc;
     std::array<std::int64_t, kColours> clock{tcs[0].base_ms, tcs[1].base_ms, tcs[2].base_ms};
     std::array<int, kColours> moves_made{};
-    std::array<int, kColours> bad_scores{};
+    std::array<int, kColours> bad_scores{}, quiet_scores{};
+    bool draw_adjudicated = false;  // -draw: decided at the last reply; the move is played first
     for (int c = 0; c < cfg.players; ++c) {
         if (seats[c]->alive()) continue;
         auto err = seats[c]->start();
@@ -253,6 +254,30 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
         if (tcs[c].base_ms >= 0 && tcs[c].moves) ++moves_made[c];
     }
 
+    // The comment of a move as fastchess writes it: score/depth time; with no score and no
+    // depth (a person, an engine that printed no info) only the time; Blind: the proposals
+    // refused before it.
+    auto comment_of = [](const Reply& r, const std::vector<std::string>& refused) {
+        char buf[64];
+        std::string comment;
+        if (r.mate || r.cp || r.depth) {
+            if (r.mate)
+                comment = (*r.mate > 0 ? "+M" : "-M") + std::to_string(std::abs(*r.mate));
+            else if (r.cp) {
+                std::snprintf(buf, sizeof buf, "%+.2f", *r.cp / 100.0);
+                comment = buf;
+            } else {
+                comment = "book";
+            }
+            std::snprintf(buf, sizeof buf, "/%d ", r.depth.value_or(0));
+            comment += buf;
+        }
+        std::snprintf(buf, sizeof buf, "%.3fs", r.ms / 1000.0);
+        comment += buf;
+        for (std::size_t i = 0; i < refused.size(); ++i)
+            comment += (i ? "," : " refused ") + refused[i];
+        return comment;
+    };
     auto finish_draw = [&](const std::string& why) {
         for (int c = 0; c < cfg.players; ++c)
             g.outcome[c] = pos.is_in(Colour(c)) ? Outcome::Draw : Outcome::Loss;
@@ -429,39 +454,36 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
             defender_owner = man_colour(pos.man_on(m.to()));
             g.fights.emplace_back(combat::odds(a, d).win, f.attacker_won);
         }
-        // Resignation on score (two players).
-        if (cfg.players == 2 && cfg.resign_moves > 0 && pos.phase() == Phase::Play) {
+        // Adjudication on the scores the engines report (for the mover, SPEC 13; in three
+        // players its own standing). Resignation: two players, the game is lost; three, the
+        // player goes out as on flag fall (SPEC 7).
+        if (cfg.resign_moves > 0 && pos.phase() == Phase::Play) {
             bool bad = (r.cp && *r.cp <= -cfg.resign_cp) || (r.mate && *r.mate < 0);
             bad_scores[c] = bad ? bad_scores[c] + 1 : 0;
             if (bad_scores[c] >= cfg.resign_moves) {
-                g.outcome[c] = Outcome::Loss;
-                g.outcome[1 - c] = Outcome::Win;
-                g.termination = "adjudication: " + g.names[c] + " resigns on score";
-                break;
+                if (cfg.players == 2) {
+                    g.outcome[c] = Outcome::Loss;
+                    g.outcome[1 - c] = Outcome::Win;
+                    g.termination = "adjudication: " + g.names[c] + " resigns on score";
+                    break;
+                }
+                if (player_out("resigns on score (adjudication)")) break;
+                continue;
             }
         }
-        {
-            // The comment as fastchess writes it: score/depth time; with no score and no
-            // depth (a person, an engine that printed no info) only the time.
-            char buf[64];
-            std::string comment;
-            if (r.mate || r.cp || r.depth) {
-                if (r.mate)
-                    comment = (*r.mate > 0 ? "+M" : "-M") + std::to_string(std::abs(*r.mate));
-                else if (r.cp) {
-                    std::snprintf(buf, sizeof buf, "%+.2f", *r.cp / 100.0);
-                    comment = buf;
-                } else {
-                    comment = "book";
-                }
-                std::snprintf(buf, sizeof buf, "/%d ", r.depth.value_or(0));
-                comment += buf;
-            }
-            std::snprintf(buf, sizeof buf, "%.3fs", r.ms / 1000.0);
-            std::string refusals;  // Blind: the proposals refused before the move
-            for (const auto& x : refused) refusals += (refusals.empty() ? " refused " : ",") + x;
-            record_move(played, spindles, defender_owner, comment + buf + refusals,
-                        std::move(refused));
+        // Draw: every player's score small for draw_moves of its own moves (fastchess -draw).
+        if (cfg.draw_moves > 0 && pos.phase() == Phase::Play && pos.fullmove() >= cfg.draw_from) {
+            const bool quiet = r.cp && !r.mate && std::abs(*r.cp) <= cfg.draw_cp;
+            quiet_scores[c] = quiet ? quiet_scores[c] + 1 : 0;
+            bool all = true;
+            for (int o = 0; o < cfg.players; ++o)
+                if (pos.is_in(Colour(o))) all = all && quiet_scores[o] >= cfg.draw_moves;
+            draw_adjudicated = all;
+        }
+        record_move(played, spindles, defender_owner, comment_of(r, refused), std::move(refused));
+        if (draw_adjudicated) {
+            finish_draw("adjudication: draw by score");
+            break;
         }
         if (tc.base_ms >= 0) {
             clock[c] += tc.inc_ms;

@@ -49,8 +49,17 @@ struct GameConfig {
     TimeControl tc;
     std::string start_fen;  ///< "" = the empty board: engines place their own pieces
     int max_fullmoves = 0;  ///< adjudicate a draw after this many full moves (0 = never)
-    int resign_moves = 0;   ///< resign after this many own moves at or below -resign_cp
-    int resign_cp = 0;      ///< (two players only; 0 = never)
+    /// Resignation adjudication: a player whose reported score is at or below -resign_cp
+    /// (or a lost mate) for resign_moves of its own moves in a row loses (two players) or
+    /// goes out as on flag fall (three players, SPEC 7). 0 = never.
+    int resign_moves = 0;
+    int resign_cp = 0;
+    /// Draw adjudication (fastchess's -draw, SPEC 27): from full move draw_from on, once
+    /// every player's reported score has been within +-draw_cp (no mate) for draw_moves of
+    /// its own moves in a row, the game is drawn. draw_moves 0 = never.
+    int draw_from = 0;
+    int draw_moves = 0;
+    int draw_cp = 0;
     /// A seat's own time control (its engine's `tc=`, `st=`, `timemargin=`, or a fixed
     /// `depth=` / `nodes=` search), else `tc`.
     std::array<std::optional<TimeControl>, kColours> seat_tc{};

@@ -50,6 +50,7 @@ json settings_json(const TournamentConfig& cfg) {
         {"dice_seed", cfg.dice_seed},
         {"maxmoves", g.max_fullmoves},
         {"resign", {g.resign_moves, g.resign_cp}},
+        {"draw", {g.draw_from, g.draw_moves, g.draw_cp}},
         {"move_timeout_ms", g.move_timeout_ms},
     };
     if (cfg.sprt) s["sprt"] = {cfg.sprt->elo0, cfg.sprt->elo1, cfg.sprt->alpha, cfg.sprt->beta};
