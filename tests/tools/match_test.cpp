@@ -920,3 +920,41 @@ TEST_CASE("referee: resignation on score, two and three players") {
         CHECK(g.moves.size() > 4);  // the others played on
     }
 }
+
+TEST_CASE("gauntlet: the first engine meets each other one, and the rating list covers all") {
+    CHECK(schedule_size(2, 4, 2, true) == 6);    // (0,1) (0,2) (0,3), two games each
+    CHECK(schedule_size(2, 4, 2, false) == 12);  // every pair
+    CHECK(schedule_size(3, 4, 6, true) == 18);   // (0,1,2) (0,1,3) (0,2,3)
+    for (int i = 0; i < 6; ++i) {
+        const auto s = seating(i, 2, 4, 2, true);
+        CHECK((s[0] == 0 || s[1] == 0));
+    }
+    for (int i = 0; i < 18; ++i) {
+        const auto s = seating(i, 3, 4, 6, true);
+        CHECK((s[0] == 0 || s[1] == 0 || s[2] == 0));
+    }
+    // A real gauntlet of three scripted engines.
+    TournamentConfig cfg;
+    for (const char* n : {"runner", "b", "c"}) {
+        EngineSpec e;
+        e.name = n;
+        e.cmd = "scripted";
+        cfg.engines.push_back(e);
+    }
+    cfg.gauntlet = true;
+    cfg.games = 2;
+    cfg.game.tc.depth = 1;
+    cfg.game.start_fen = kStart2;
+    cfg.game.max_fullmoves = 3;
+    cfg.report_every = 0;
+    std::ostringstream out;
+    Tournament t(cfg, out, [](const EngineSpec& s) {
+        return std::make_unique<Scripted>(s.name, std::vector<std::string>{});
+    });
+    const auto games = t.run();
+    CHECK(games.size() == 4);
+    for (const auto& g : games) CHECK((g.engine[0] == 0 || g.engine[1] == 0));
+    const std::string table = t.table();
+    CHECK(table.find("Rating list") != std::string::npos);
+    for (const char* n : {"runner", "b", "c"}) CHECK(table.find(n) != std::string::npos);
+}

@@ -131,3 +131,82 @@ TEST_SUITE("slow") {
         CHECK(rate <= 0.05 + 3 * std::sqrt(0.05 * 0.95 / runs));
     }
 }  // TEST_SUITE("slow")
+
+namespace {
+
+/// Maximum likelihood by the MM algorithm of Hunter (2004) for the Bradley-Terry model, a
+/// draw as half a win: gamma_i = W_i / sum_j n_ij / (gamma_i + gamma_j). Written apart from
+/// rating_list (which uses Newton's method), as the independent computation.
+std::vector<double> mm_elo(int n, const std::vector<PairResult>& rs) {
+    std::vector<double> w(std::size_t(n), 0), g(std::size_t(n), 1);
+    std::vector<std::vector<double>> games(std::size_t(n), std::vector<double>(std::size_t(n), 0));
+    for (const auto& r : rs) {
+        w[std::size_t(r.a)] += r.score;
+        w[std::size_t(r.b)] += 1 - r.score;
+        games[std::size_t(r.a)][std::size_t(r.b)] += 1;
+        games[std::size_t(r.b)][std::size_t(r.a)] += 1;
+    }
+    for (int it = 0; it < 20000; ++it) {
+        auto next = std::vector<double>(std::size_t(n));
+        for (int i = 0; i < n; ++i) {
+            double d = 0;
+            for (int j = 0; j < n; ++j)
+                if (j != i)
+                    d += games[std::size_t(i)][std::size_t(j)] /
+                         (g[std::size_t(i)] + g[std::size_t(j)]);
+            next[std::size_t(i)] = w[std::size_t(i)] / d;
+        }
+        g = next;
+    }
+    auto elo = std::vector<double>(std::size_t(n));
+    double mean = 0;
+    for (int i = 0; i < n; ++i)
+        mean += (elo[std::size_t(i)] = 400 * std::log10(g[std::size_t(i)])) / n;
+    for (auto& e : elo) e -= mean;
+    return elo;
+}
+
+}  // namespace
+
+TEST_CASE("rating list: maximum likelihood Elo against an independent computation") {
+    // Three engines, a gauntlet of engine 0 against 1 and 2, plus a few games of 1 against 2.
+    std::vector<PairResult> rs;
+    auto add = [&](int a, int b, int wins, int draws, int losses) {
+        for (int k = 0; k < wins; ++k) rs.push_back({a, b, 1.0});
+        for (int k = 0; k < draws; ++k) rs.push_back({a, b, 0.5});
+        for (int k = 0; k < losses; ++k) rs.push_back({a, b, 0.0});
+    };
+    add(0, 1, 30, 10, 20);
+    add(0, 2, 40, 5, 15);
+    add(1, 2, 12, 6, 10);
+    const auto list = rating_list(3, rs);
+    const auto mm = mm_elo(3, rs);
+    REQUIRE(list.size() == 3);
+    double mean = 0;
+    for (const auto& r : list) {
+        CAPTURE(r.engine);
+        CHECK(r.finite);
+        CHECK(r.elo == doctest::Approx(mm[std::size_t(r.engine)]).epsilon(1e-6));
+        CHECK(r.lo < r.elo);
+        CHECK(r.hi > r.elo);
+        mean += r.elo;
+    }
+    CHECK(mean == doctest::Approx(0).epsilon(1e-9));
+    CHECK(list[0].engine == 0);  // sorted, highest first
+    // Two engines: the standard error of each is half that of the difference, whose Fisher
+    // information is n p (1 - p) (natural units): the textbook interval.
+    std::vector<PairResult> two;
+    for (int k = 0; k < 60; ++k) two.push_back({0, 1, 1.0});
+    for (int k = 0; k < 40; ++k) two.push_back({0, 1, 0.0});
+    const auto l2 = rating_list(2, two);
+    const double p = 0.6, diff = std::log(p / (1 - p)), se = 1 / std::sqrt(100 * p * (1 - p));
+    const double k = 400 / std::log(10.0);
+    CHECK(l2[0].elo == doctest::Approx(k * diff / 2).epsilon(1e-6));
+    CHECK(l2[0].hi - l2[0].elo == doctest::Approx(k * 1.959963984540054 * se / 2).epsilon(1e-6));
+    // An engine that won every result has no finite estimate.
+    std::vector<PairResult> all = {{0, 1, 1.0}, {0, 1, 1.0}, {1, 2, 0.5}, {1, 2, 1.0}};
+    const auto l3 = rating_list(3, all);
+    CHECK(l3[0].engine == 0);
+    CHECK_FALSE(l3[0].finite);
+    CHECK(std::isinf(l3[0].elo));
+}

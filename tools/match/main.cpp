@@ -151,8 +151,8 @@ int main(int argc, char** argv) {
         "elo0=<e> elo1=<e> alpha=<a> beta=<b>: stop when decided (2 engines, 2 players)")(
         "blind-refusal-cap", po::value<int>()->default_value(100),
         "Blind (SPEC 25): refused proposals allowed in one turn; one more loses as an illegal "
-        "move")("maxmoves", po::value<int>()->default_value(0),
-                "adjudicate a draw after this many moves")(
+        "move")("gauntlet", "the first engine meets each other one (not every pair or triple)")(
+        "maxmoves", po::value<int>()->default_value(0), "adjudicate a draw after this many moves")(
         "resign", po::value<std::vector<std::string>>()->multitoken(),
         "movecount=<n> score=<cp>: a player at or below -cp for n own moves resigns (two "
         "players) or goes out (three)")(
@@ -344,6 +344,7 @@ int main(int argc, char** argv) {
             }
         }
         cfg.game.max_fullmoves = vm["maxmoves"].as<int>();
+        cfg.gauntlet = vm.count("gauntlet") > 0;
         cfg.game.blind_refusal_cap = vm["blind-refusal-cap"].as<int>();
         if (cfg.game.blind_refusal_cap < 0)
             throw std::runtime_error("-blind-refusal-cap must be 0 or more");

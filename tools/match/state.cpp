@@ -49,6 +49,7 @@ json settings_json(const TournamentConfig& cfg) {
         {"clouds", {cfg.clouds_lo, cfg.clouds_hi, cfg.cloud_seed}},
         {"dice_seed", cfg.dice_seed},
         {"maxmoves", g.max_fullmoves},
+        {"gauntlet", cfg.gauntlet},
         {"resign", {g.resign_moves, g.resign_cp}},
         {"draw", {g.draw_from, g.draw_moves, g.draw_cp}},
         {"move_timeout_ms", g.move_timeout_ms},
@@ -62,6 +63,7 @@ TournamentConfig config_from_settings(const json& s) {
         TournamentConfig cfg;
         cfg.game.players = s.at("players").get<int>();
         cfg.games = s.at("games").get<int>();
+        cfg.gauntlet = s.value("gauntlet", false);
         for (const auto& e : s.at("engines")) {
             EngineSpec spec;
             spec.name = e.at("name").get<std::string>();
@@ -124,7 +126,8 @@ std::optional<std::string> from_json(const json& j, const TournamentConfig& cfg,
                    std::to_string(cfg.game.players) + "-player match";
         const auto& seats = j.at("seats");
         if (int(seats.size()) != s.players) return "seat count does not match players";
-        const auto expected = seating(s.index, s.players, int(cfg.engines.size()), cfg.games);
+        const auto expected =
+            seating(s.index, s.players, int(cfg.engines.size()), cfg.games, cfg.gauntlet);
         for (int c = 0; c < s.players; ++c) {
             const auto& seat = seats.at(std::size_t(c));
             s.engine[c] = seat.at("engine").get<int>();
@@ -178,7 +181,8 @@ std::optional<StateFile> read_state(const std::string& path) {
             st.settings = j.at("settings");
             st.shard = j.value("shard", "");
             cfg = config_from_settings(st.settings);
-            total = schedule_size(cfg.game.players, int(cfg.engines.size()), cfg.games);
+            total =
+                schedule_size(cfg.game.players, int(cfg.engines.size()), cfg.games, cfg.gauntlet);
             header = true;
             continue;
         }

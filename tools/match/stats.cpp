@@ -186,4 +186,126 @@ std::string Sprt::decision(double llr) const {
     return "";
 }
 
+std::vector<Rating> rating_list(int engines, const std::vector<PairResult>& results) {
+    const auto n = std::size_t(std::max(engines, 0));
+    std::vector<double> wins(n, 0), games(n, 0);
+    for (const auto& r : results) {
+        wins[std::size_t(r.a)] += r.score;
+        wins[std::size_t(r.b)] += 1 - r.score;
+        games[std::size_t(r.a)] += 1;
+        games[std::size_t(r.b)] += 1;
+    }
+    // Engines with a finite maximum: neither every result won nor every one lost (nor none).
+    std::vector<bool> free(n);
+    for (std::size_t i = 0; i < n; ++i) free[i] = games[i] > 0 && wins[i] > 0 && wins[i] < games[i];
+    constexpr double kScale = std::log(10.0) / 400;  // natural units per Elo
+    std::vector<double> r(n, 0);                     // in natural units (r * 400 / ln 10 = Elo)
+    std::vector<std::vector<double>> h(n, std::vector<double>(n, 0));
+    for (int iter = 0; iter < 100; ++iter) {
+        // Gradient and Hessian of the log-likelihood, over the results between free engines.
+        std::vector<double> g(n, 0);
+        for (auto& row : h) std::fill(row.begin(), row.end(), 0.0);
+        for (const auto& x : results) {
+            const auto a = std::size_t(x.a), b = std::size_t(x.b);
+            if (!free[a] || !free[b] || a == b) continue;
+            const double p = 1 / (1 + std::exp(r[b] - r[a]));
+            g[a] += x.score - p;
+            g[b] -= x.score - p;
+            const double w = p * (1 - p);
+            h[a][a] -= w, h[b][b] -= w, h[a][b] += w, h[b][a] += w;
+        }
+        // Newton step on the free engines with their mean fixed: solve (-H + J/m) d = g,
+        // J the all-ones matrix over them (it makes the system regular and keeps the mean).
+        std::vector<std::size_t> idx;
+        for (std::size_t i = 0; i < n; ++i)
+            if (free[i]) idx.push_back(i);
+        const std::size_t m = idx.size();
+        if (m == 0) break;
+        std::vector<std::vector<double>> a(m, std::vector<double>(m + 1, 0));
+        for (std::size_t i = 0; i < m; ++i) {
+            for (std::size_t j = 0; j < m; ++j) a[i][j] = -h[idx[i]][idx[j]] + 1.0 / double(m);
+            a[i][m] = g[idx[i]];
+        }
+        for (std::size_t c = 0; c < m; ++c) {  // Gauss-Jordan with partial pivoting
+            std::size_t piv = c;
+            for (std::size_t i = c + 1; i < m; ++i)
+                if (std::abs(a[i][c]) > std::abs(a[piv][c])) piv = i;
+            std::swap(a[c], a[piv]);
+            if (std::abs(a[c][c]) < 1e-300) continue;
+            for (std::size_t i = 0; i < m; ++i) {
+                if (i == c) continue;
+                const double f = a[i][c] / a[c][c];
+                for (std::size_t j = c; j <= m; ++j) a[i][j] -= f * a[c][j];
+            }
+        }
+        double step = 0;
+        for (std::size_t i = 0; i < m; ++i) {
+            const double d = std::abs(a[i][i]) < 1e-300 ? 0 : a[i][m] / a[i][i];
+            r[idx[i]] += d;
+            step = std::max(step, std::abs(d));
+        }
+        double mean = 0;
+        for (std::size_t i : idx) mean += r[i];
+        for (std::size_t i : idx) r[i] -= mean / double(m);
+        if (step < 1e-10) break;
+    }
+    // Standard errors: the diagonal of (-H + J/m)^-1 restricted to the free engines (the
+    // covariance of the estimates with the mean fixed).
+    std::vector<std::size_t> idx;
+    for (std::size_t i = 0; i < n; ++i)
+        if (free[i]) idx.push_back(i);
+    const std::size_t m = idx.size();
+    std::vector<double> se(n, INFINITY);
+    if (m > 0) {
+        std::vector<std::vector<double>> a(m, std::vector<double>(2 * m, 0));
+        for (std::size_t i = 0; i < m; ++i) {
+            for (std::size_t j = 0; j < m; ++j) a[i][j] = -h[idx[i]][idx[j]] + 1.0 / double(m);
+            a[i][m + i] = 1;
+        }
+        bool ok = true;
+        for (std::size_t c = 0; c < m && ok; ++c) {
+            std::size_t piv = c;
+            for (std::size_t i = c + 1; i < m; ++i)
+                if (std::abs(a[i][c]) > std::abs(a[piv][c])) piv = i;
+            std::swap(a[c], a[piv]);
+            if (std::abs(a[c][c]) < 1e-300) {
+                ok = false;
+                break;
+            }
+            const double d = a[c][c];
+            for (auto& v : a[c]) v /= d;
+            for (std::size_t i = 0; i < m; ++i) {
+                if (i == c) continue;
+                const double f = a[i][c];
+                for (std::size_t j = 0; j < 2 * m; ++j) a[i][j] -= f * a[c][j];
+            }
+        }
+        // The J/m term adds 1/m to every entry's inverse: remove it (J's part in the inverse).
+        if (ok)
+            for (std::size_t i = 0; i < m; ++i)
+                se[idx[i]] = std::sqrt(std::max(0.0, a[i][m + i] - 1.0 / double(m)));
+    }
+    std::vector<Rating> out;
+    for (std::size_t i = 0; i < n; ++i) {
+        Rating x;
+        x.engine = int(i);
+        x.games = (long long)games[i];
+        x.score = games[i] > 0 ? wins[i] / games[i] : 0;
+        if (free[i]) {
+            x.elo = r[i] / kScale;
+            x.lo = (r[i] - kZ95 * se[i]) / kScale;
+            x.hi = (r[i] + kZ95 * se[i]) / kScale;
+        } else {
+            x.finite = false;
+            x.elo = games[i] == 0 ? 0 : wins[i] > 0 ? INFINITY : -INFINITY;
+            x.lo = -INFINITY;
+            x.hi = INFINITY;
+        }
+        out.push_back(x);
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Rating& x, const Rating& y) { return x.elo > y.elo; });
+    return out;
+}
+
 }  // namespace klinzha::match

@@ -10,6 +10,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace klinzha::match {
 
@@ -65,5 +66,30 @@ struct Sprt {
     /// "H0" (elo0 accepted), "H1" (elo1 accepted) or "" (continue) for a log-likelihood ratio.
     std::string decision(double llr) const;
 };
+
+/// One pairwise result for the rating list: engine a scored `score` (1, 0.5 or 0) against b.
+struct PairResult {
+    int a = 0, b = 0;
+    double score = 0.5;
+};
+
+/// One engine of a rating list: Elo relative to the pool's mean, its 95% interval, games
+/// (pairwise results) and score.
+struct Rating {
+    int engine = 0;
+    double elo = 0, lo = 0, hi = 0;
+    long long games = 0;
+    double score = 0;
+    bool finite = true;  ///< false when the engine won or lost every result (no finite MLE)
+};
+
+/// The rating list of `engines` engines from pairwise results, by maximum likelihood (as Ordo
+/// and BayesElo do): the Elos r that maximise the likelihood of the results under the
+/// logistic model, P(a beats b) = 1 / (1 + 10^((r_b - r_a) / 400)), a draw counting as half
+/// a win for each (Ordo's default), the pool's mean fixed at 0. Newton's method on the
+/// log-likelihood; the interval is +-1.96 standard errors from its Hessian (the inverse of
+/// the Fisher information, taken with the mean fixed). An engine with every result won or
+/// lost gets +-inf (finite false). Sorted by Elo, highest first.
+std::vector<Rating> rating_list(int engines, const std::vector<PairResult>& results);
 
 }  // namespace klinzha::match

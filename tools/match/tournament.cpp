@@ -21,15 +21,16 @@ namespace {
 
 /// The groups of engines that meet: pairs (two players) or triples (three players; with
 /// two engines the triples A A B and A B B).
-std::vector<std::vector<int>> groups(int players, int engines) {
+std::vector<std::vector<int>> groups(int players, int engines, bool gauntlet) {
     std::vector<std::vector<int>> g;
+    const int first_end = gauntlet ? std::min(engines, 1) : engines;  // the gauntlet's runner
     if (players == 2) {
-        for (int i = 0; i < engines; ++i)
+        for (int i = 0; i < first_end; ++i)
             for (int j = i + 1; j < engines; ++j) g.push_back({i, j});
     } else if (engines == 2) {
         g = {{0, 0, 1}, {0, 1, 1}};
     } else {
-        for (int i = 0; i < engines; ++i)
+        for (int i = 0; i < first_end; ++i)
             for (int j = i + 1; j < engines; ++j)
                 for (int k = j + 1; k < engines; ++k) g.push_back({i, j, k});
     }
@@ -37,12 +38,13 @@ std::vector<std::vector<int>> groups(int players, int engines) {
 }
 }  // namespace
 
-int schedule_size(int players, int engines, int games_per_group) {
-    return int(groups(players, engines).size()) * games_per_group;
+int schedule_size(int players, int engines, int games_per_group, bool gauntlet) {
+    return int(groups(players, engines, gauntlet).size()) * games_per_group;
 }
 
-std::array<int, kColours> seating(int index, int players, int engines, int games_per_group) {
-    auto gs = groups(players, engines);
+std::array<int, kColours> seating(int index, int players, int engines, int games_per_group,
+                                  bool gauntlet) {
+    auto gs = groups(players, engines, gauntlet);
     const auto& g = gs[std::size_t(index / games_per_group) % gs.size()];
     int k = index % games_per_group;
     std::array<int, kColours> seat{-1, -1, -1};
@@ -61,7 +63,7 @@ Tournament::Tournament(TournamentConfig cfg, std::ostream& out, Factory factory)
     : cfg_(std::move(cfg)), out_(out), factory_(std::move(factory)) {
     if (!factory_)
         factory_ = [](const EngineSpec& s) { return std::make_unique<ProcessPlayer>(s); };
-    total_ = schedule_size(cfg_.game.players, int(cfg_.engines.size()), cfg_.games);
+    total_ = schedule_size(cfg_.game.players, int(cfg_.engines.size()), cfg_.games, cfg_.gauntlet);
     finished_.assign(std::size_t(total_), false);
     if (!cfg_.shard.empty()) {
         const auto slash = cfg_.shard.find('/');
@@ -136,7 +138,8 @@ void Tournament::worker() {
             std::lock_guard lock(mutex_);
             if (finished_[std::size_t(idx)]) continue;
         }
-        auto seat = seating(idx, cfg_.game.players, int(cfg_.engines.size()), cfg_.games);
+        auto seat =
+            seating(idx, cfg_.game.players, int(cfg_.engines.size()), cfg_.games, cfg_.gauntlet);
         GameConfig gc = cfg_.game;
         if (!cfg_.setups.empty())
             gc.start_fen = cfg_.setups[std::size_t(idx / 2) % cfg_.setups.size()];
@@ -300,6 +303,53 @@ std::string Tournament::rating_lines() const {
     return o.str();
 }
 
+std::string Tournament::rating_table() const {
+    std::lock_guard lock(mutex_);
+    return rating_table_locked();
+}
+
+std::string Tournament::rating_table_locked() const {
+    const int n = int(cfg_.engines.size());
+    if (n < 2) return "";
+    std::vector<PairResult> results;
+    auto rank = [](Outcome o) { return o == Outcome::Win ? 2 : o == Outcome::Draw ? 1 : 0; };
+    for (const auto& s : done_)
+        for (int i = 0; i < s.players; ++i)
+            for (int j = i + 1; j < s.players; ++j) {
+                if (s.engine[i] == s.engine[j]) continue;
+                const int a = rank(s.outcome[i]), b = rank(s.outcome[j]);
+                results.push_back({s.engine[i], s.engine[j], a > b ? 1.0 : a < b ? 0.0 : 0.5});
+            }
+    std::ostringstream o;
+    o << "Rating list (maximum likelihood, the pool's mean 0; "
+      << (cfg_.game.players == 3 ? "three-player games as the pairwise results they imply"
+                                 : "one result per game")
+      << "):\n";
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%4s %-16s %8s %20s %8s %7s\n", "rank", "engine", "Elo",
+                  "95% interval", "results", "score");
+    o << buf;
+    int rank_no = 0;
+    for (const Rating& r : rating_list(n, results)) {
+        char elo[32], interval[48];
+        if (r.finite) {
+            std::snprintf(elo, sizeof elo, "%+.1f", r.elo);
+            std::snprintf(interval, sizeof interval, "%+.1f to %+.1f", r.lo, r.hi);
+        } else {
+            std::snprintf(elo, sizeof elo, "%s",
+                          r.games == 0 ? "n/a"
+                          : r.elo > 0  ? "+inf"
+                                       : "-inf");
+            std::snprintf(interval, sizeof interval, "-");
+        }
+        std::snprintf(buf, sizeof buf, "%4d %-16s %8s %20s %8lld %6.1f%%\n", ++rank_no,
+                      cfg_.engines[std::size_t(r.engine)].name.substr(0, 16).c_str(), elo, interval,
+                      r.games, 100 * r.score);
+        o << buf;
+    }
+    return o.str();
+}
+
 Trinomial Tournament::trinomial() const {
     Trinomial t;  // from engine 0's point of view, two-player games
     for (const auto& s : done_) {
@@ -405,6 +455,7 @@ std::string Tournament::table() const {
         o << '\n';
     }
     if (n == 2 && cfg_.game.players == 2) o << rating_lines();
+    if (n > 2) o << rating_table_locked();
     std::map<std::string, int> terms;
     for (const auto& s : done_) terms[s.termination]++;
     o << "Terminations:";

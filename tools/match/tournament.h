@@ -28,6 +28,9 @@ struct TournamentConfig {
     std::string state_path;           ///< "" = no resume file
     std::optional<Sprt> sprt;         ///< two engines, two players only
     std::string event = "klinzha-match";
+    /// -gauntlet: the first engine meets each other one (two players: pairs (0, i); three:
+    /// triples (0, i, j)); otherwise every pair or triple meets.
+    bool gauntlet = false;
     int report_every = 10;  ///< print the rating lines every this many games (0 = never)
     bool recover = false;   ///< -recover: retry an engine that fails to start
     /// Per engine (same order as `engines`): its own time control from `tc=`, `st=`,
@@ -56,9 +59,10 @@ struct GameSummary {
 };
 
 /// The seating of game `index`: engine index per colour.
-std::array<int, kColours> seating(int index, int players, int engines, int games_per_group);
+std::array<int, kColours> seating(int index, int players, int engines, int games_per_group,
+                                  bool gauntlet = false);
 /// Number of games in the schedule.
-int schedule_size(int players, int engines, int games_per_group);
+int schedule_size(int players, int engines, int games_per_group, bool gauntlet = false);
 
 class Tournament {
   public:
@@ -93,8 +97,15 @@ class Tournament {
     int games_to_play() const;
     /// Games finished so far (this run and those read from the state file).
     int finished() const;
-    /// The result table (per engine and per seat; Elo and SPRT lines for two engines).
+    /// The result table (per engine and per seat; Elo and SPRT lines for two engines; the
+    /// rating list of every engine when there are more).
     std::string table() const;
+    /// The rating list of every engine by maximum likelihood (stats.h, rating_list): each
+    /// two-player game one result; each three-player game the pairwise results it implies
+    /// (of two seats held by different engines, the better outcome beats the worse: win >
+    /// draw > loss; equal outcomes are a draw). "" with fewer than two engines.
+    std::string rating_table() const;
+    std::string rating_table_locked() const;  ///< rating_table(), mutex_ held
     /// The SPRT decision so far: "H0", "H1" or "".
     std::string sprt_decision() const;
     double sprt_llr() const;

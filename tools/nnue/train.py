@@ -302,6 +302,8 @@ def train(args):
             held = float(loss_on(torch.from_numpy(hold)))
         print(f'epoch {epoch + 1}/{args.epochs}  train loss {total / max(batches, 1):.5f}  '
               f'held-out loss {held:.5f}', flush=True)
+        # Written after every epoch, so an interrupted run leaves a usable network.
+        write_nnue(args.output, quantise(net))
     q = quantise(net)
     write_nnue(args.output, q)
     # The quantised network against the float model on held-out positions.
