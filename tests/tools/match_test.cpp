@@ -14,6 +14,9 @@
 #include <random>
 #include <sstream>
 
+#include <chrono>
+#include <thread>
+
 #include "compliance.h"
 #include "engine/blind.h"
 #include "engine/combat.h"
@@ -21,6 +24,8 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/record.h"
+#include "italian.h"
+#include "openings.h"
 #include "referee.h"
 #include "state.h"
 #include "tournament.h"
@@ -40,12 +45,23 @@ class Scripted : public Player {
     std::optional<std::string> start() override { return std::nullopt; }
     bool new_game() override { return true; }
     bool alive() const override { return true; }
-    Reply go(const std::string& position_cmd, const std::string& go_cmd, std::int64_t) override {
+    Reply go(const std::string& position_cmd, const std::string& go_cmd,
+             std::int64_t timeout_ms) override {
         gos.push_back(go_cmd);
         Reply r;
         if (!script_.empty()) {
             std::string m = script_.front();
             script_.pop_front();
+            if (m == "!stall") {  // thinks until the referee's wait is over, never answers
+                std::this_thread::sleep_for(std::chrono::milliseconds(timeout_ms));
+                r.status = Reply::Timeout;
+                r.ms = timeout_ms;
+                return r;
+            }
+            if (m == "!capture") {
+                r.move = first_legal(position_cmd, true);
+                return r;
+            }
             if (m == "!crash") {
                 r.status = Reply::Crash;
                 return r;
@@ -65,7 +81,7 @@ class Scripted : public Player {
     std::vector<std::string> gos;  ///< every go command received
 
   private:
-    static std::string first_legal(const std::string& cmd) {
+    static std::string first_legal(const std::string& cmd, bool capture = false) {
         // "position fen <position string> [moves ...]"
         std::istringstream in(cmd);
         std::string w, fen;
@@ -77,6 +93,11 @@ class Scripted : public Player {
         while (in >> w) p.do_move(std::get<Move>(parse_move(p, w)));
         MoveList l;
         generate_legal(p, l);
+        if (capture)  // the first move that takes an opposing man
+            for (int i = 0; i < l.size; ++i)
+                if (l.moves[i].kind() == Move::Normal && p.man_on(l.moves[i].to()) != kNoMan &&
+                    man_colour(p.man_on(l.moves[i].to())) != p.to_move())
+                    return move_to_string(l.moves[i]);
         return l.size ? move_to_string(l.moves[0]) : "0000";
     }
     std::string name_;
@@ -957,4 +978,186 @@ TEST_CASE("gauntlet: the first engine meets each other one, and the rating list 
     const std::string table = t.table();
     CHECK(table.find("Rating list") != std::string::npos);
     for (const char* n : {"runner", "b", "c"}) CHECK(table.find(n) != std::string::npos);
+}
+
+namespace {
+
+// One Italian bout between two scripted players from kStart2 with a 300 ms limit; the
+// records are checked to read back through replay().
+ItalianBout italian_bout(std::vector<std::string> green, std::vector<std::string> blue,
+                         std::uint64_t fate_seed) {
+    Scripted g("green", std::move(green)), b("blue", std::move(blue));
+    GameConfig cfg = config(kStart2);  // default rules: nobody is held, the tally starts 0-0
+    cfg.game_limit_ms = 300;
+    ItalianBout bout = play_italian({&g, &b}, cfg, fate_seed);
+    for (const auto& game : bout.games) {
+        std::istringstream in(to_pgn(game, cfg, 1, "italian test"));
+        const auto records = read_records(in);
+        REQUIRE(records.size() == 1);
+        const Replay r = replay(records[0], cfg.rules, 2, true);
+        CHECK(r.error == "");
+        CHECK(r.moves.size() == game.moves.size());
+        CHECK(records[0].tags.at("Italian") != "");
+        CHECK(records[0].tags.at("FateSeed") == std::to_string(fate_seed));
+        CHECK(records[0].tags.count("Tally") == (game.expired ? 1u : 0u));
+    }
+    return bout;
+}
+
+}  // namespace
+
+TEST_CASE("italian: the tally's scale, held men at n/2, BACH'SAN's piece taken off") {
+    Rules rules;
+    rules.blockader_traps = true;
+    Position start(2, rules), now(2, rules);
+    REQUIRE_FALSE(start.set(kStart2, rules));
+    REQUIRE_FALSE(now.set(kStart2, rules));
+    // Blue lost its fencer (3) and a flier (5); green its swift (4): 8 against 4.
+    now.remove_man(geo::parse_cell("i33").value());
+    now.remove_man(geo::parse_cell("g25").value());
+    now.remove_man(geo::parse_cell("i89").value());
+    // Men held at the start count already (kStart2 holds a green man in blue's zone).
+    const auto base = tally(start, start);
+    auto t = tally(start, now);
+    CHECK(t[GREEN] - base[GREEN] == 16);
+    CHECK(t[BLUE] - base[BLUE] == 8);
+    CHECK(half_points(7) == "3.5");
+    CHECK(half_points(16) == "8");
+    // A blue vanguard held in green's wall's zone (i77's neighbours) is half a point to green.
+    const Bitboard zone = now.zones(GREEN) & ~now.occupied();
+    REQUIRE(zone);
+    now.put_man(BLUE, PAWN, lsb(zone));
+    t = tally(start, now);
+    CHECK(t[GREEN] - base[GREEN] == 16 + 1);
+    // Without BlockaderTraps nobody is held.
+    Rules plain;
+    Position s2(2, plain), n2(2, plain);
+    REQUIRE_FALSE(s2.set(kStart2, plain));
+    REQUIRE_FALSE(n2.set(kStart2, plain));
+    CHECK(tally(s2, n2) == std::array<int, kColours>{0, 0, 0});
+    // BACH'SAN: one man of the type off for each colour, never the heart's carrier while
+    // another is free; the queen (fencer) is unique, so both go.
+    SplitMix64 fate(3);
+    auto fen = bachsan_start(kStart2, rules, KNIGHT, fate);
+    REQUIRE(fen);
+    Position p(2, rules);
+    REQUIRE_FALSE(p.set(*fen, rules));
+    CHECK(popcount(p.pieces(GREEN, KNIGHT)) == 1);
+    CHECK(popcount(p.pieces(BLUE, KNIGHT)) == 1);
+    CHECK(p.piece_count(GREEN) == 8);
+    fen = bachsan_start(kStart2, rules, ROOK, fate);  // green's rook carries its heart (g79)
+    REQUIRE(fen);
+    REQUIRE_FALSE(p.set(*fen, rules));
+    CHECK(p.pieces(GREEN, ROOK) == 0);
+    CHECK(p.heart(GREEN) == geo::parse_cell("g79").value());  // the heart stays, alone
+}
+
+TEST_CASE("italian: a bout decided by the tally") {
+    // Green takes a man, then both think past the limit: green leads the tally.
+    auto bout = italian_bout({"!capture", "!stall"}, {"!stall"}, 5);
+    REQUIRE(bout.aborted == "");
+    REQUIRE(bout.games.size() == 1);
+    const auto& g = bout.games[0];
+    CHECK(bout.kind == ItalianKind::Tally);
+    CHECK(g.expired);
+    CHECK(g.outcome[GREEN] == Outcome::Win);
+    CHECK(g.outcome[BLUE] == Outcome::Loss);
+    CHECK(g.result() == "1-0");
+    CHECK(g.termination.find("Italian tally") != std::string::npos);
+}
+
+TEST_CASE("italian: an equal tally goes to BACH'SAN, which decides") {
+    // Nobody moves in the first game (0-0); in BACH'SAN green takes a man and wins the tally.
+    auto bout = italian_bout({"!stall", "!capture", "!stall"}, {"!stall", "!stall"}, 11);
+    REQUIRE(bout.aborted == "");
+    REQUIRE(bout.games.size() == 2);
+    CHECK(bout.kind == ItalianKind::BachSan);
+    CHECK(bout.games[0].outcome[GREEN] == Outcome::Draw);
+    CHECK(bout.games[0].termination.find("BACH'SAN follows") != std::string::npos);
+    // The second game starts from the first one's play-start, one man fewer on each side,
+    // of the type the die (SPEC 16's generator from the fate seed) chose.
+    SplitMix64 fate(11);
+    const PieceType type = kDieFace[fate.next() % 6];
+    Position first(2, Rules{}), second(2, Rules{});
+    Rules rules;
+    REQUIRE_FALSE(first.set(bout.games[0].start_fen, rules));
+    REQUIRE_FALSE(second.set(bout.games[1].start_fen, rules));
+    for (int c = 0; c < 2; ++c) {
+        CHECK(second.piece_count(Colour(c)) == first.piece_count(Colour(c)) - 1);
+        CHECK(popcount(second.pieces(Colour(c), type)) ==
+              popcount(first.pieces(Colour(c), type)) - 1);
+    }
+    CHECK(bout.games[1].outcome[GREEN] == Outcome::Win);
+    CHECK(bout.games[1].result() == "1-0");
+}
+
+TEST_CASE("italian: no winner in BACH'SAN either: the toss-up, a victory without honour") {
+    for (std::uint64_t seed : {1u, 2u, 3u, 4u}) {
+        CAPTURE(seed);
+        auto bout = italian_bout({"!stall", "!stall"}, {"!stall", "!stall"}, seed);
+        REQUIRE(bout.aborted == "");
+        REQUIRE(bout.games.size() == 2);
+        CHECK(bout.kind == ItalianKind::WithoutHonour);
+        // The coin is the generator's draw after the die and the two men's draws.
+        SplitMix64 fate(seed);
+        fate.next();
+        fate.next();
+        fate.next();
+        const Colour w = Colour(fate.next() % 2);
+        CHECK(bout.games[1].outcome[w] == Outcome::Win);
+        CHECK(bout.games[1].outcome[1 - w] == Outcome::Loss);
+        CHECK(bout.games[1].termination.find("without honour") != std::string::npos);
+    }
+}
+
+TEST_CASE("openings: start positions from records, the setup and N plies of play") {
+    // Two records: a game from the empty board (setup, then play) and one from a position.
+    Position p(2, Rules{});
+    std::string movetext;
+    MoveList l;
+    int plies = 0, after_setup = -1;
+    std::vector<std::string> played_fens;
+    while (plies < 40) {  // a whole setup and a few moves, the first legal move each time
+        generate_legal(p, l);
+        REQUIRE(l.size > 0);
+        movetext += to_record_algebraic(p, l.moves[0]) + " ";
+        p.do_move(l.moves[0]);
+        played_fens.push_back(p.fen());
+        if (after_setup < 0 && p.phase() == Phase::Play) after_setup = plies;
+        ++plies;
+        if (p.game_over()) break;
+    }
+    const std::string path = "/tmp/klinzha_openings_test.pgn";
+    {
+        std::ofstream out(path);
+        out << "[Event \"a\"]\n[Players \"2\"]\n\n" << movetext << "*\n\n";
+        out << "[Event \"b\"]\n[Players \"2\"]\n[SetUp \"1\"]\n[FEN \"" << kStart2
+            << "\"]\n\n*\n\n";
+        out << "[Event \"c\"]\n[Players \"3\"]\n\n*\n";
+    }
+    // The position after the setup and 2 plies of play, from the game as it was played.
+    REQUIRE(after_setup > 0);
+    const std::vector<std::string> fens = {played_fens[std::size_t(after_setup + 2)]};
+    std::vector<std::string> skipped;
+    auto spec = OpeningsSpec::parse({"file=" + path, "plies=2", "order=sequential"});
+    auto got = load_openings(spec, Rules{}, 2, &skipped);
+    REQUIRE(got.size() == 2);
+    CHECK(got[0] == fens[0]);
+    Position start2;
+    REQUIRE_FALSE(start2.set(kStart2, Rules{}));
+    CHECK(got[1] == start2.fen());
+    REQUIRE(skipped.size() == 1);  // the three-player record
+    CHECK(skipped[0].find("3-player") != std::string::npos);
+    // Random order: the same openings, shuffled by the seed.
+    spec = OpeningsSpec::parse({path, "plies=2", "order=random", "seed=4"});
+    auto shuffled = load_openings(spec, Rules{}, 2);
+    std::sort(shuffled.begin(), shuffled.end());
+    std::sort(got.begin(), got.end());
+    CHECK(shuffled == got);
+    CHECK_THROWS_WITH(OpeningsSpec::parse({"plies=2"}), doctest::Contains("needs a file"));
+    CHECK_THROWS_WITH(OpeningsSpec::parse({path, "order=backwards"}),
+                      doctest::Contains("random or sequential"));
+    CHECK_THROWS_WITH(load_openings(OpeningsSpec::parse({"/nonexistent/x.pgn"}), Rules{}, 2),
+                      doctest::Contains("cannot read '/nonexistent/x.pgn'"));
+    std::remove(path.c_str());
 }

@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "compliance.h"
+#include "openings.h"
 #include "state.h"
 #include "tournament.h"
 
@@ -152,6 +153,17 @@ int main(int argc, char** argv) {
         "blind-refusal-cap", po::value<int>()->default_value(100),
         "Blind (SPEC 25): refused proposals allowed in one turn; one more loses as an illegal "
         "move")("gauntlet", "the first engine meets each other one (not every pair or triple)")(
+        "openings", po::value<std::vector<std::string>>()->multitoken(),
+        "file=F plies=N order=random|sequential seed=S: start positions from game records "
+        "(their setup and N plies of play), each played twice, colours swapped")(
+        "tournament", po::value<std::string>(),
+        "italian: each game an Italian bout (Italian rules, TOURNAMENT): the game limit, then "
+        "the tally, BACH'SAN, the toss-up (two players)")(
+        "game-limit", po::value<double>(),
+        "wall-clock seconds per game, setup included (-tournament italian: 1200); at expiry "
+        "no winner (a draw, or the Italian tally)")(
+        "fate-seed", po::value<std::uint64_t>()->default_value(0),
+        "-tournament italian: seed of BACH'SAN's die and the toss-up; bout k uses S + k")(
         "maxmoves", po::value<int>()->default_value(0), "adjudicate a draw after this many moves")(
         "resign", po::value<std::vector<std::string>>()->multitoken(),
         "movecount=<n> score=<cp>: a player at or below -cp for n own moves resigns (two "
@@ -343,6 +355,37 @@ int main(int argc, char** argv) {
                 cfg.setups.push_back(line);
             }
         }
+        if (vm.count("openings")) {
+            if (vm.count("setups")) throw std::runtime_error("give -setups or -openings, not both");
+            const auto spec = OpeningsSpec::parse(vm["openings"].as<std::vector<std::string>>());
+            std::vector<std::string> skipped;
+            cfg.setups = load_openings(spec, cfg.game.rules, cfg.game.players, &skipped);
+            for (const auto& s : skipped)
+                std::cerr << "klinzha-match: -openings: skipped " << s << "\n";
+            if (cfg.clouds_hi > 0)
+                for (const auto& f : cfg.setups)
+                    if (f.find("clouds=") != std::string::npos)
+                        throw std::runtime_error(
+                            "-openings: an opening has clouds already; drop -clouds");
+        }
+        if (vm.count("tournament")) {
+            const auto t = vm["tournament"].as<std::string>();
+            if (t != "italian")
+                throw std::runtime_error("-tournament: 'italian' is the only kind, not '" + t +
+                                         "'");
+            if (cfg.game.players != 2)
+                throw std::runtime_error("-tournament italian is for two players");
+            if (vm.count("sprt"))
+                throw std::runtime_error("-tournament italian scores bouts; drop -sprt");
+            cfg.italian = true;
+            cfg.game.game_limit_ms = 1200 * 1000;
+        }
+        if (vm.count("game-limit")) {
+            const double s = vm["game-limit"].as<double>();
+            if (!(s > 0)) throw std::runtime_error("-game-limit: seconds, more than 0");
+            cfg.game.game_limit_ms = std::int64_t(s * 1000);
+        }
+        cfg.fate_seed = vm["fate-seed"].as<std::uint64_t>();
         cfg.game.max_fullmoves = vm["maxmoves"].as<int>();
         cfg.gauntlet = vm.count("gauntlet") > 0;
         cfg.game.blind_refusal_cap = vm["blind-refusal-cap"].as<int>();

@@ -326,12 +326,27 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
         return false;
     };
 
+    // The game's wall-clock limit (GameConfig::game_limit_ms): the ms left of it.
+    const auto game_t0 = std::chrono::steady_clock::now();
+    auto game_left = [&]() -> std::int64_t {
+        return cfg.game_limit_ms - std::chrono::duration_cast<std::chrono::milliseconds>(
+                                       std::chrono::steady_clock::now() - game_t0)
+                                       .count();
+    };
+    auto expire = [&] {
+        g.expired = true;
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "game time limit (%.3g s)", cfg.game_limit_ms / 1000.0);
+        finish_draw(buf);
+    };
+
     while (true) {
         if (cfg.abandon && cfg.abandon->load()) {
             g.aborted = "abandoned";
             return g;
         }
         const Colour c = pos.to_move();
+        if (pos.phase() == Phase::Play && g.play_start_fen.empty()) g.play_start_fen = pos.fen();
         if (pos.phase() == Phase::Play) {
             if (pos.game_over()) {  // SPEC 12: who won, and how
                 const Colour w = pos.winner();
@@ -362,6 +377,10 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
                 continue;
             }
         }
+        if (cfg.game_limit_ms > 0 && game_left() <= 0) {
+            expire();
+            break;
+        }
         const TimeControl& tc = tcs[c];
         std::int64_t timeout = cfg.move_timeout_ms;  // depth- or node-limited searches
         if (tc.base_ms >= 0)
@@ -375,6 +394,7 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
         std::variant<Move, std::string> parsed = std::string();
         std::string out_why;
         std::int64_t spent = 0;
+        bool limit_capped = false;  // the last wait was cut to the game's limit
         while (true) {
             if (!g.aborted.empty()) return g;
             std::string cmd = base_cmd + (moves_cmd.empty() ? "" : " moves" + moves_cmd);
@@ -391,6 +411,10 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
             if (tc.base_ms >= 0)
                 wait = std::max<std::int64_t>(0, now[c]) +
                        std::max<std::int64_t>(0, tc.delay_ms - spent) + tc.margin_ms;
+            if (cfg.game_limit_ms > 0 && game_left() < wait) {  // the game's limit comes first
+                wait = std::max<std::int64_t>(1, game_left());
+                limit_capped = true;
+            }
             r = seats[c]->go(cmd, go_command(tcs, now, moves_made, cfg.players, c), wait);
             spent += r.ms;
             r.ms = spent;
@@ -413,6 +437,11 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
                           " proposals refused in one turn";
                 break;
             }
+        }
+        if (cfg.game_limit_ms > 0 &&  // the limit passed during the turn
+            (game_left() <= 0 || (r.status == Reply::Timeout && limit_capped))) {
+            expire();
+            break;
         }
         if (r.status == Reply::Resign) {
             if (player_out("resigned")) break;
@@ -533,6 +562,8 @@ std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round,
     if (g.start_fen != (g.players == 3 ? kStartFen3 : kStartFen2))
         o << "[SetUp \"1\"]\n[FEN \"" << esc(g.start_fen) << "\"]\n";
     if (cfg.rules.effective(g.players).kinta) o << "[DiceSeed \"" << g.dice_seed << "\"]\n";
+    for (const auto& [name, value] : g.extra_tags)
+        o << "[" << name << " \"" << esc(value) << "\"]\n";
     o << "[Result \"" << g.result() << "\"]\n[Termination \"" << g.termination << "\"]\n";
     if (g.players == 3) {
         o << "[ScoreRH \"";

@@ -84,6 +84,11 @@ struct GameConfig {
     /// Blind (SPEC 25): the most proposals of one turn that may be refused; the next refusal
     /// loses as an illegal move does (SPEC 25 Decision: a safety limit).
     int blind_refusal_cap = 100;
+    /// A wall-clock limit on the whole game in ms, setup included (0 = none): the Italian
+    /// tournament's 20 minutes (italian.h). When it passes, the game ends with no winner
+    /// (every player still in draws; GameRecord::expired), whatever the players' clocks
+    /// show; a move that arrives after it is not played, and a search under way is stopped.
+    std::int64_t game_limit_ms = 0;
 };
 
 enum class Outcome { Win, Loss, Draw };
@@ -112,6 +117,14 @@ struct GameRecord {
     std::array<bool, kColours> heart_lost{};
     std::string termination;
     std::string final_fen;
+    /// The position when the play phase began (SPEC 6), "" if it never did; the start
+    /// position when the game started in play.
+    std::string play_start_fen;
+    /// The game ended at GameConfig::game_limit_ms.
+    bool expired = false;
+    /// Italian tournaments (italian.h): extra tags of the record (Italian, Tally, BachSan,
+    /// FateSeed), in order.
+    std::vector<std::pair<std::string, std::string>> extra_tags;
     /// Removals the referee imposed in a three-player game (SPEC 7): before which move (an
     /// index into `moves`), whom, and why. Records write them as `{k out: why}`.
     struct Removal {

@@ -50,6 +50,9 @@ json settings_json(const TournamentConfig& cfg) {
         {"dice_seed", cfg.dice_seed},
         {"maxmoves", g.max_fullmoves},
         {"gauntlet", cfg.gauntlet},
+        {"italian", cfg.italian},
+        {"fate_seed", cfg.fate_seed},
+        {"game_limit_ms", g.game_limit_ms},
         {"resign", {g.resign_moves, g.resign_cp}},
         {"draw", {g.draw_from, g.draw_moves, g.draw_cp}},
         {"move_timeout_ms", g.move_timeout_ms},
@@ -64,6 +67,7 @@ TournamentConfig config_from_settings(const json& s) {
         cfg.game.players = s.at("players").get<int>();
         cfg.games = s.at("games").get<int>();
         cfg.gauntlet = s.value("gauntlet", false);
+        cfg.italian = s.value("italian", false);
         for (const auto& e : s.at("engines")) {
             EngineSpec spec;
             spec.name = e.at("name").get<std::string>();
@@ -108,7 +112,8 @@ json to_json(const GameSummary& s) {
     return {{"index", s.index},
             {"players", s.players},
             {"seats", seats},
-            {"termination", s.termination}};
+            {"termination", s.termination},
+            {"italian", s.italian}};
 }
 
 std::optional<std::string> from_json(const json& j, const TournamentConfig& cfg, int total,
@@ -118,6 +123,7 @@ std::optional<std::string> from_json(const json& j, const TournamentConfig& cfg,
         s.index = j.at("index").get<int>();
         s.players = j.at("players").get<int>();
         s.termination = j.at("termination").get<std::string>();
+        s.italian = j.value("italian", "");
         if (s.index < 0 || s.index >= total)
             return "game index " + std::to_string(s.index) + " outside 0.." +
                    std::to_string(total - 1);

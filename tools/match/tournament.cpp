@@ -2,6 +2,7 @@
 #include "tournament.h"
 
 #include "engine/clouds.h"
+#include "italian.h"
 #include "state.h"
 
 #include <algorithm>
@@ -182,8 +183,21 @@ void Tournament::worker() {
             out_ << ")" << std::endl;
         }
         ++running_;
-        GameRecord g = play_game(seats, gc);
+        std::vector<GameRecord> bout;
+        std::string kind;
+        if (cfg_.italian) {
+            ItalianBout b = play_italian(seats, gc, cfg_.fate_seed + std::uint64_t(idx));
+            bout = std::move(b.games);
+            kind = to_string(b.kind);
+            if (!b.aborted.empty() || bout.empty()) {
+                bout.emplace_back();
+                bout.back().aborted = b.aborted.empty() ? "no game" : b.aborted;
+            }
+        } else {
+            bout.push_back(play_game(seats, gc));
+        }
         --running_;
+        const GameRecord& g = bout.back();
         if (!g.aborted.empty()) {
             std::lock_guard lock(mutex_);
             if (!abandon_ && error_.empty()) {  // an engine that cannot start stops the match
@@ -197,6 +211,7 @@ void Tournament::worker() {
         s.index = idx;
         s.players = gc.players;
         s.termination = g.termination;
+        s.italian = kind;
         for (int c = 0; c < gc.players; ++c) {
             s.engine[c] = seat[c];
             s.outcome[c] = g.outcome[c];
@@ -204,17 +219,17 @@ void Tournament::worker() {
             s.kz[c] = g.kz_points(Colour(c));
             s.refused[c] = g.refusals[c];
         }
-        record(g, s);
+        record(bout, s);
     }
 }
 
-void Tournament::record(const GameRecord& g, const GameSummary& s) {
+void Tournament::record(const std::vector<GameRecord>& games, const GameSummary& s) {
     std::lock_guard lock(mutex_);
+    const GameRecord& g = games.back();
     finished_[std::size_t(s.index)] = true;
     done_.push_back(s);
-    fights_.insert(fights_.end(), g.fights.begin(), g.fights.end());
-    GameConfig gc = cfg_.game;
-    gc.start_fen = g.start_fen;
+    for (const auto& one : games)
+        fights_.insert(fights_.end(), one.fights.begin(), one.fights.end());
     // A write that fails stops the run with an error; what was recorded before stays.
     auto fail = [&](const std::string& why) {
         if (error_.empty()) {
@@ -225,7 +240,12 @@ void Tournament::record(const GameRecord& g, const GameSummary& s) {
     };
     if (!cfg_.pgn_path.empty()) {
         std::ofstream pgn(cfg_.pgn_path, std::ios::app);
-        pgn << to_pgn(g, gc, s.index + 1, cfg_.event) << std::flush;
+        for (const auto& one : games) {
+            GameConfig gc = cfg_.game;
+            gc.start_fen = one.start_fen;
+            pgn << to_pgn(one, gc, s.index + 1, cfg_.event);
+        }
+        pgn << std::flush;
         if (!pgn) fail("-pgnout: writing '" + cfg_.pgn_path + "' failed");
     }
     if (!cfg_.state_path.empty())
@@ -234,6 +254,7 @@ void Tournament::record(const GameRecord& g, const GameSummary& s) {
     for (int c = 0; c < s.players; ++c)
         out_ << (c ? " vs " : "") << cfg_.engines[std::size_t(s.engine[c])].name;
     out_ << "): " << g.result() << " {" << g.termination << "}";
+    if (!s.italian.empty()) out_ << " [Italian: " << s.italian << "]";
     if (s.players == 3) {  // the three-part result spelled out, colour by colour
         out_ << " (";
         for (int c = 0; c < 3; ++c)
@@ -458,6 +479,20 @@ std::string Tournament::table() const {
     if (n > 2) o << rating_table_locked();
     std::map<std::string, int> terms;
     for (const auto& s : done_) terms[s.termination]++;
+    if (cfg_.italian) {  // the Italian results: per engine, its wins by kind
+        o << "Italian results (wins: outright, tally, BACH'SAN, without honour):\n";
+        for (std::size_t e = 0; e < cfg_.engines.size(); ++e) {
+            std::map<std::string, int> by;
+            for (const auto& s : done_)
+                for (int c = 0; c < s.players; ++c)
+                    if (s.engine[c] == int(e) && s.outcome[c] == Outcome::Win) by[s.italian]++;
+            char line[160];
+            std::snprintf(line, sizeof line, "  %-16s %6d %6d %9d %15d\n",
+                          cfg_.engines[e].name.c_str(), by["outright"], by["tally"], by["BACH'SAN"],
+                          by["without honour"]);
+            o << line;
+        }
+    }
     o << "Terminations:";
     for (auto& [t, c] : terms) o << "  " << c << " x " << (t.empty() ? "?" : t);
     o << '\n';

@@ -31,6 +31,11 @@ struct TournamentConfig {
     /// -gauntlet: the first engine meets each other one (two players: pairs (0, i); three:
     /// triples (0, i, j)); otherwise every pair or triple meets.
     bool gauntlet = false;
+    /// -tournament italian (italian.h): each game of the schedule is an Italian bout (a game
+    /// under game.game_limit_ms, then the tally, BACH'SAN, the toss-up); two players only.
+    bool italian = false;
+    /// The die and toss-up of bout k (the k-th game of the schedule) come from fate_seed + k.
+    std::uint64_t fate_seed = 0;
     int report_every = 10;  ///< print the rating lines every this many games (0 = never)
     bool recover = false;   ///< -recover: retry an engine that fails to start
     /// Per engine (same order as `engines`): its own time control from `tc=`, `st=`,
@@ -56,6 +61,9 @@ struct GameSummary {
     std::array<double, kColours> kz{};
     std::array<int, kColours> refused{};  ///< Blind (SPEC 25): proposals refused, per colour
     std::string termination;
+    /// Italian tournaments: how the bout was decided (outright, tally, BACH'SAN, without
+    /// honour); "" otherwise.
+    std::string italian;
 };
 
 /// The seating of game `index`: engine index per colour.
@@ -112,7 +120,9 @@ class Tournament {
 
   private:
     void worker();
-    void record(const GameRecord& g, const GameSummary& s);
+    /// Records a finished game (or an Italian bout: its games in order, the last one
+    /// carrying the result `s` counts).
+    void record(const std::vector<GameRecord>& games, const GameSummary& s);
     Pentanomial pentanomial() const;
     Trinomial trinomial() const;
     /// Results, Elo (nElo, LOS, draw ratio), the pentanomial counts and the SPRT line, as
