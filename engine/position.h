@@ -177,6 +177,9 @@ class Position {
     }
     /// True if the move-count draw of the rule in force is reached: 50 (standard) or 20
     /// (italian) moves by every player still in with no capture; never under DrawRule none.
+    /// The plies without a capture at which the move-count draw comes (SPEC 7, 22): 50 or 20
+    /// moves by every player still in; 0 under DrawRule none.
+    int move_count_limit() const { return draw_moves_ > 0 ? draw_moves_ * players_in() : 0; }
     bool move_count_draw() const {
         return phase() == Phase::Play && draw_moves_ > 0 &&
                halfmove() >= draw_moves_ * players_in();

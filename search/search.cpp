@@ -300,12 +300,23 @@ class Worker {
         return nnue::evaluate(*net_, a, pos_, p);
     }
 
+    /// Step toward the draw as the move-count rule nears (SPEC 7, 22; as Stockfish scales by
+    /// its rule50 counter): v * (2L - halfmove) / 2L in play, L the rule's plies, so a side
+    /// ahead prefers the captures that reset the count, and a lead that cannot be converted
+    /// fades smoothly instead of dropping to 0 only when the rule enters the horizon.
+    int toward_draw(int v) const {
+        const int limit = pos_.move_count_limit();
+        if (limit <= 0 || pos_.phase() != Phase::Play) return v;
+        const int hm = std::min(pos_.halfmove(), limit);
+        return v * (2 * limit - hm) / (2 * limit);
+    }
+
     int static_eval() {
         if (net_ && eval::nnue_applies(pos_)) {
             const int v = nnue_standing(root_);
-            return pos_.to_move() == root_ ? v : -v;
+            return toward_draw(pos_.to_move() == root_ ? v : -v);
         }
-        int v = eval::evaluate_for_mover(pos_, root_, eval_cache_);
+        int v = toward_draw(eval::evaluate_for_mover(pos_, root_, eval_cache_));
         if (sh_.noise_seed && pos_.phase() != Phase::Play) {
             std::uint64_t h = (pos_.key() ^ sh_.noise_seed) * 0x9E3779B97F4A7C15ULL;
             v += int((h >> 60) % 11) - 5;  // vary choices among near-equal setups
@@ -829,7 +840,8 @@ class Worker {
             // captures can (the margins bound the other terms in practice).
             bool lazy_low = false;
             if (pos_.phase() == Phase::Play) {
-                const int quick = eval::material_for_mover(pos_, root_);
+                // Scaled as static_eval is (toward_draw shrinks, so the margins still bound).
+                const int quick = toward_draw(eval::material_for_mover(pos_, root_));
                 if (quick - eval::kLazyMarginBelow >= beta) return quick - eval::kLazyMarginBelow;
                 if (quick + eval::kLazyMarginAbove <= alpha) {
                     best = quick + eval::kLazyMarginAbove;

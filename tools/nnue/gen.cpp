@@ -27,6 +27,8 @@
 #include <vector>
 
 #include "engine/movegen.h"
+#include "eval/evaluate.h"
+#include "eval/nnue/network.h"
 #include "eval/nnue/sample.h"
 #include "search/search.h"
 #include "search/tt.h"
@@ -116,7 +118,10 @@ int main(int argc, char** argv) {
         "options", po::value<std::string>(&cfg.options)->default_value("mix"),
         "default (default rules only) or mix (PowerVanguard, GoalSafety, AlternatingPlacement, "
         "ForwardPlacement in one game of ten each)")(
-        "hash", po::value<int>(&cfg.hash_mib)->default_value(16), "transposition table, MiB");
+        "hash", po::value<int>(&cfg.hash_mib)->default_value(16), "transposition table, MiB")(
+        "eval-file", po::value<std::string>(),
+        "search with this network (.nnue) instead of the classical evaluation (the next "
+        "generation's data)");
     po::variables_map vm;
     try {
         po::store(po::parse_command_line(argc, argv, desc), vm);
@@ -142,6 +147,16 @@ int main(int argc, char** argv) {
         return 2;
     }
 
+    std::unique_ptr<nnue::Network> net;  // kept for the whole run: the search reads it
+    if (vm.count("eval-file")) {
+        auto r = nnue::Network::read_file(vm["eval-file"].as<std::string>());
+        if (auto* err = std::get_if<std::string>(&r)) {
+            std::cerr << "klinzha-gen: --eval-file: " << *err << "\n";
+            return 2;
+        }
+        net = std::move(std::get<std::unique_ptr<nnue::Network>>(r));
+        eval::set_network(net.get());
+    }
     std::mt19937_64 rng(cfg.seed);
     TranspositionTable tt;
     tt.resize(std::size_t(cfg.hash_mib));
