@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """tools/match/won_draws.py: how many games drawn by the move-count rule (SPEC 7, 22) were
-"won": one side's last N reported scores all at or above CP (issue 20's measure of endings
-that the engine failed to convert).
+"won": the median of one side's last N reported scores at or above CP (issue 20's measure of
+endings that the engine failed to convert: the score stays high while the engine shuffles and
+falls to 0 only in the last moves, when the rule enters the horizon).
 
-    won_draws.py RECORDS.pgn... [--last N] [--cp CP]     (defaults 5 and 300)
+    won_draws.py RECORDS.pgn... [--last N] [--cp CP]     (defaults 20 and 300)
 
 Reads klinzha-match records (-pgnout): the Termination tag and the move comments
 `{+3.12/10 0.101s}` (score for the mover in pawns). Prints: games, draws by the move-count
@@ -25,10 +26,11 @@ def games(path):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('records', nargs='+')
-    ap.add_argument('--last', type=int, default=5)
+    ap.add_argument('--last', type=int, default=20)
     ap.add_argument('--cp', type=int, default=300)
     a = ap.parse_args()
     total = draws = won = 0
+    by_engine = {}  # the engine that held the lead (Green moves first in play)
     for path in a.records:
         for g in games(path):
             total += 1
@@ -41,11 +43,17 @@ def main():
             # Alternate movers in two-player games: the side to move first in play takes the
             # even entries.
             sides = [scores[0::2], scores[1::2]]
-            if any(len(s) >= a.last and min(s[-a.last:]) >= a.cp for s in sides):
-                won += 1
+            names = [re.search(r'\[%s "([^"]*)"\]' % tag, g) for tag in ('Green', 'Blue')]
+            for side, scores_of in enumerate(sides):
+                if len(scores_of) >= a.last and sorted(scores_of[-a.last:])[a.last // 2] >= a.cp:
+                    won += 1
+                    name = names[side].group(1) if names[side] else '?'
+                    by_engine[name] = by_engine.get(name, 0) + 1
+                    break
     share = won / draws if draws else 0.0
-    print(f'games {total}  move-count draws {draws}  with a side at >= {a.cp} cp for its '
-          f'last {a.last} moves {won} ({100 * share:.0f}%)')
+    print(f'games {total}  move-count draws {draws}  with a side whose last {a.last} scores '
+          f'have a median >= {a.cp} cp: {won} ({100 * share:.0f}%)' +
+          ''.join(f'  {n}: {k}' for n, k in sorted(by_engine.items())))
 
 
 if __name__ == '__main__':
