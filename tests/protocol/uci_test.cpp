@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "engine/movegen.h"
+#include "eval/nnue/network.h"
 #include "session.h"
 #include "test_util.h"
 
@@ -551,4 +552,52 @@ TEST_CASE("Kinta: bestmove and perft give attacks bare, the best attack's odds i
         attack |= line.rfind("i23i34: 1", 0) == 0;
     }
     CHECK(attack);
+}
+
+TEST_CASE("Use NNUE and EvalFile: the built-in network, a bad file refused, state kept") {
+    Session s;
+    const std::string pos =
+        "position fen 2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,"
+        "Ng25,Ng14,Ph24,Ph12,Pf26,Wi44 - g play 0 1";
+    // A file that is not there, or not a network: an error, and the evaluation stays classical.
+    s.send("setoption name EvalFile value /nonexistent/net.nnue");
+    CHECK(s.with_prefix("info string error").size() == 1);
+    const std::string junk = "/tmp/klinzha_uci_test_junk.nnue";
+    std::ofstream(junk) << "KZNN but not a network";
+    s.clear();
+    s.send("setoption name EvalFile value " + junk);
+    CHECK(s.with_prefix("info string error").size() == 1);
+    std::remove(junk.c_str());
+    s.clear();
+    s.send(pos);
+    s.send("eval");
+    CHECK(s.wait_for("Classical evaluation", 2000).size() > 0);
+    CHECK(s.with_prefix("Evaluation for the player to move (NNUE)").empty());
+    s.clear();
+    s.send("setoption name Use NNUE value true");
+    if (nnue::default_network() == nullptr) {  // a build without eval/nnue/default.nnue
+        CHECK(s.with_prefix("info string error").size() == 1);
+        return;
+    }
+    CHECK(s.lines().empty());
+    s.send("eval");
+    CHECK(s.wait_for("Evaluation for the player to move (NNUE)", 2000).size() > 0);
+    // The same search twice, from a new game, gives the same nodes and move (bench's node
+    // count stays the build's signature with a network).
+    auto search = [&] {
+        s.send("ucinewgame");
+        s.send(pos);
+        s.clear();
+        s.send("go depth 6");
+        const auto best = s.wait_for("bestmove", 20000);
+        const auto infos = s.with_prefix("info depth");
+        REQUIRE_FALSE(infos.empty());
+        const auto& last = infos.back();
+        const auto at = last.find(" nodes ");
+        REQUIRE(at != std::string::npos);
+        return best + last.substr(at, last.find(' ', at + 7) - at);
+    };
+    const std::string first = search();
+    CHECK(first.rfind("bestmove ", 0) == 0);
+    CHECK(search() == first);
 }
