@@ -445,6 +445,19 @@ bool has_legal_move(const Position& pos) {
 }
 
 bool is_legal(const Position& pos, Move m) {
+    // A play move without GoalSafety: generated from its own cell to its own destination
+    // only (the search asks this of every transposition table move before generating).
+    if (m.kind() == Move::Normal && pos.phase() == Phase::Play && !pos.rules().goal_safety &&
+        !pos.hidden_to_move()) {
+        if (pos.game_over()) return false;
+        bool found = false;
+        play_moves<true>(pos, pos.to_move(), bit(m.to()), each_move([&](Move x) {
+                             found = x == m;
+                             return found;
+                         }),
+                         bit(m.from()));
+        return found;
+    }
     MoveList l;
     generate_legal(pos, l);
     return l.contains(m);

@@ -610,14 +610,24 @@ class Worker {
         }
         if (danger && ply < 2 * root_depth_) ++depth;  // like a check extension
 
+        // Step 6. The transposition table's move before any generation: when it cuts off, the
+        // other moves are never generated nor scored. The list, once generated, is ordered as
+        // if it had been there from the start (the table's move first), so the tree is the same.
         MoveList list;
-        generate_legal(pos_, list);
-
+        list.size = 0;
         std::array<int, 1024> sc;
-        for (std::size_t i = 0; i < list.size; ++i)
-            sc[i] = order_score(list.moves[i], tt_move, ply);
+        bool generated = false;
+        auto generate = [&] {
+            generate_legal(pos_, list);
+            for (std::size_t i = 0; i < list.size; ++i)
+                sc[i] = order_score(list.moves[i], tt_move, ply);
+            generated = true;
+        };
+        const bool tt_first =
+            play && !pos_.rules().goal_safety && !tt_move.is_none() && is_legal(pos_, tt_move);
+        if (!tt_first) generate();
 
-        // Step 6. Futility and late move pruning of quiet moves near the leaves.
+        // Step 7. Futility and late move pruning of quiet moves near the leaves.
         const bool prune_quiet = !pv_node && play && !danger && depth <= 3 &&
                                  std::abs(alpha) < kMateBound && std::abs(beta) < kMateBound;
         const bool futile = prune_quiet && static_eval() + 150 * depth <= alpha;
@@ -628,11 +638,12 @@ class Worker {
         Move best_move;
         const Colour mover = pos_.to_move();
         std::size_t quiets = 0;
-        for (std::size_t i = 0; i < list.size; ++i) {
-            pick(list, sc, i);
-            const Move m = list.moves[i];
+        for (std::size_t i = 0; i < (generated ? list.size : 1); ++i) {
+            if (generated) pick(list, sc, i);
+            const Move m = generated ? list.moves[i] : tt_move;
+            const int move_score = generated ? sc[i] : 1 << 30;
             const bool capture = is_capture(m);
-            if (!capture && sc[i] < (1 << 27) && i > 0 && best > -kMateBound) {
+            if (!capture && move_score < (1 << 27) && i > 0 && best > -kMateBound) {
                 ++quiets;
                 // Moves come in falling score, and every capture or killer scores above
                 // 2^27: the moves left are quiet too, and pruned as well.
@@ -652,7 +663,7 @@ class Worker {
             } else {
                 int r = 0;
                 if (depth >= 3 && i >= (pv_node ? 4u : 2u) && !capture && !danger &&
-                    sc[i] < (1 << 27)) {
+                    move_score < (1 << 27)) {
                     r = kReductions.r[std::min(depth, 63)][std::min<std::size_t>(i, 63)];
                     if (pv_node) r = std::max(0, r - 1);
                     r = std::clamp(r, 0, nd - 1);
@@ -685,6 +696,10 @@ class Worker {
                     }
                     alpha = score;
                 }
+            }
+            if (!generated) {  // the table's move did not cut off: now the others
+                generate();
+                pick(list, sc, 0);  // the table's move, at 0 as before
             }
         }
         Bound b = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
