@@ -338,3 +338,41 @@ TEST_CASE("heart attack tests agree with full move generation over random games"
             }
     CHECK(checked > 1000);
 }
+
+TEST_CASE("is_legal: the one-cell check agrees with the whole generation (random positions)") {
+    std::mt19937_64 rng(5);
+    int legal_seen = 0, illegal_seen = 0;
+    for (int players : {2, 3}) {
+        for (int game = 0; game < 20; ++game) {
+            Rules rules;
+            rules.kinta = game % 4 == 1;
+            rules.ablative = game % 4 == 2 ? 6 : 0;
+            Position pos(players, rules);
+            MoveList l;
+            for (int ply = 0; ply < 200; ++ply) {
+                generate_legal(pos, l);
+                if (l.size == 0) break;
+                if (pos.phase() == Phase::Play) {
+                    for (Move m : l) {
+                        CHECK(is_legal(pos, m));
+                        ++legal_seen;
+                    }
+                    // Moves built from any cells, carrying or not: legal exactly when generated.
+                    for (int k = 0; k < 40; ++k) {
+                        const Move m = Move::normal(Cell(rng() % kCells), Cell(rng() % kCells),
+                                                    rng() % 2 == 0);
+                        const bool listed = l.contains(m);
+                        CHECK(is_legal(pos, m) == listed);
+                        illegal_seen += !listed;
+                    }
+                }
+                Move m = l.moves[rng() % std::size_t(l.size)];
+                if (pos.is_attack(m)) m = m.with_outcome(rng() % 2 == 0, 1);
+                pos.do_move(m);
+                if (pos.phase() == Phase::Play && pos.game_over()) break;
+            }
+        }
+    }
+    CHECK(legal_seen > 1000);
+    CHECK(illegal_seen > 1000);
+}
