@@ -210,6 +210,9 @@ std::vector<Option> make_table() {
              "setup planner: the same when we move first"},
             {"SetupVariety", &SetupPlanner::Params::variety_cp, 1000,
              "setup planner: cp window of near-equal setups chosen among at random"},
+            {"SetupSearch", &SetupPlanner::Params::judged, 16,
+             "setup planner: candidate setups judged by a search of what follows them (the "
+             "opponents' setup, the hearts, the first moves; two players); 0: off"},
         };
         for (const PlannerOption& po : kPlannerOptions) {
             const SetupPlanner::Params defaults;

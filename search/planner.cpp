@@ -126,7 +126,8 @@ Setup build(Scorer& sc, std::vector<PieceType> todo, std::mt19937_64& rng, bool 
 
 SetupPlanner::Result SetupPlanner::next(const Position& pos, const Params& params, int max_runs,
                                         const std::function<bool()>& keep_going,
-                                        std::mt19937_64& rng, bool vary) {
+                                        std::mt19937_64& rng, bool vary,
+                                        const std::function<int(const Position&)>& judge) {
     const Colour us = pos.to_move();
     const Bitboard others = pos.occupied() & ~pos.pieces(us);
     Result r;
@@ -146,6 +147,7 @@ SetupPlanner::Result SetupPlanner::next(const Position& pos, const Params& param
                           plan_->placements.end());
             r.move = r.plan.front();
             r.score = plan_->score;
+            r.judged = plan_->judged;
             return r;
         }
     }
@@ -161,6 +163,45 @@ SetupPlanner::Result SetupPlanner::next(const Position& pos, const Params& param
         found.push_back(build(sc, todo, rng, vary && !found.empty(), params.variety_cp));
     } while (int(found.size()) < max_runs && keep_going());
     r.evaluations = sc.evaluations;
+    // The best distinct candidates judged by what follows them (Params::judged): the
+    // judgement replaces their score, and only they remain to choose from.
+    if (judge && params.judged > 0) {
+        std::sort(found.begin(), found.end(),
+                  [](const Setup& a, const Setup& b) { return a.score > b.score; });
+        std::vector<Setup> judged;
+        bool in_a_row = true;
+        for (const Setup& s : found) {
+            if (int(judged.size()) >= params.judged) break;
+            auto same = [&](const Setup& o) {
+                auto x = s.pieces, y = o.pieces;
+                std::sort(x.begin(), x.end());
+                std::sort(y.begin(), y.end());
+                return x == y;
+            };
+            if (std::any_of(judged.begin(), judged.end(), same)) continue;
+            Position q = pos;
+            bool ok = !s.pieces.empty();
+            for (auto& [t, c] : s.pieces) {
+                const Move m = Move::place(t, c);
+                if (q.to_move() != us || q.phase() != Phase::Place || !is_legal(q, m)) {
+                    ok = false;
+                    break;
+                }
+                q.do_move(m);
+            }
+            if (!ok) {  // placements not in a row: the evaluation's scores stand
+                in_a_row = false;
+                break;
+            }
+            Setup j = s;
+            j.score = judge(q);
+            judged.push_back(std::move(j));
+        }
+        if (in_a_row && !judged.empty()) {
+            found = std::move(judged);
+            r.judged = true;
+        }
+    }
     int best = -eval::kInfinite;
     for (const auto& s : found) best = std::max(best, s.score);
     std::vector<const Setup*> near;
@@ -174,6 +215,7 @@ SetupPlanner::Result SetupPlanner::next(const Position& pos, const Params& param
     plan.others = others;
     plan.own = pos.pieces(us);
     plan.score = pick->score;
+    plan.judged = r.judged;
     for (auto& [t, c] : pick->pieces) plan.placements.push_back(Move::place(t, c));
     // A plan that is somehow not playable falls back to the first legal placement.
     if (plan.placements.empty() || !is_legal(pos, plan.placements.front())) {

@@ -37,6 +37,11 @@ class SetupPlanner {
         /// of them is chosen at random (vary), and the greedy construction adds noise of
         /// +-variety_cp/2 to each cell's score.
         int variety_cp = 12;
+        /// Candidate setups (the best distinct ones of the runs) judged by a search of what
+        /// follows them (`judge` of next()): the opponents' setup as their planner would
+        /// make it, then the heart phase and the first moves of play. 0: the evaluation's
+        /// score alone decides (the planner of one ply).
+        int judged = 0;
     };
 
     struct Result {
@@ -45,14 +50,20 @@ class SetupPlanner {
         int score = 0;           ///< the plan's score for the player, centi-pawns
         std::uint64_t evaluations = 0;
         bool replanned = false;
+        /// The score is a judgement (Params::judged): a search's, on the play scale already.
+        bool judged = false;
     };
 
     /// The next placement for the player to move in pos, which must be in the Place phase
     /// with a legal placement, planned with `params`. One greedy+climb run always; further ones, up
     /// to max_runs, while keep_going() says so (time budget, stop). rng drives the variety (vary:
     /// pick among near-equal setups at random; otherwise deterministic for a given rng).
+    /// judge, if given and params.judged > 0, scores a position where our whole setup is
+    /// placed (centi-pawns for us); it is asked only when our remaining placements come one
+    /// after another (the default order of SPEC 6, not AlternatingPlacement).
     Result next(const Position& pos, const Params& params, int max_runs,
-                const std::function<bool()>& keep_going, std::mt19937_64& rng, bool vary);
+                const std::function<bool()>& keep_going, std::mt19937_64& rng, bool vary,
+                const std::function<int(const Position&)>& judge = {});
 
     /// Forgets the plan (ucinewgame).
     void clear() { plan_.reset(); }
@@ -64,6 +75,7 @@ class SetupPlanner {
         Bitboard others = 0;           ///< opponents' men when planned
         Bitboard own = 0;              ///< own men when planned (before the placements)
         int score = 0;
+        bool judged = false;
     };
     std::optional<Plan> plan_;
 };

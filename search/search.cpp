@@ -25,6 +25,7 @@ namespace {
 
 constexpr int kMaxPly = 128;
 constexpr int kPlacementDepth = 2;
+constexpr int kSetupSearchDepth = 5;  // SetupSearch: plies searched after a judged setup
 constexpr int kPlannerRuns = 16;   // greedy+climb runs of the setup planner when untimed
 constexpr int kRfpDepth = 5;       // reverse futility pruning up to this depth (plies)
 constexpr int kRfpMargin = 120;    // its margin per ply (centi-pawns)
@@ -1194,13 +1195,45 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
             return !timed ||
                    sh.elapsed_for_limits() * 2 < std::max<std::int64_t>(sh.budget.soft_ms, 1);
         };
+        // SetupSearch (planner.h, Params::judged): a candidate setup is judged by the
+        // opponents' setup as their planner makes it, then a search of the hearts and the
+        // first moves of play (two players; a table of its own, 1 MiB).
+        const Colour us = root.to_move();
+        auto judge = [&](const Position& placed) {
+            Position p = placed;
+            SetupPlanner theirs;
+            SetupPlanner::Params params = sh.settings.planner;
+            params.judged = 0;
+            std::mt19937_64 r2(0x5e7u);
+            while (p.phase() == Phase::Place && !stop_.load()) {
+                auto their = theirs.next(p, params, 2, [] { return true; }, r2, false);
+                if (their.move.is_none()) break;
+                p.do_move(their.move);
+            }
+            TranspositionTable tt;
+            tt.resize(1);
+            Searcher nested(tt);
+            SearchLimits lim;
+            lim.depth = kSetupSearchDepth;
+            SearchSettings set = sh.settings;
+            set.threads = 1;
+            set.multipv = 1;
+            set.planner.judged = 0;
+            int score = 0;
+            nested.search_sync(p, lim, set,
+                               {[&](const SearchInfo& i) { score = i.score; }, [](Move, Move) {},
+                                [](const std::string&) {}, {}});
+            return p.to_move() == us ? score : -score;
+        };
+        const bool judging = root.players() == 2 && sh.settings.planner.judged > 0;
         auto res = planner_.next(root, sh.settings.planner, timed ? 64 : kPlannerRuns, keep_going,
-                                 rng, sh.noise_seed != 0);
+                                 rng, sh.noise_seed != 0,
+                                 judging ? std::function<int(const Position&)>(judge) : nullptr);
         if (cb.on_info) {
             SearchInfo info;
             info.depth = 1;
             info.seldepth = int(res.plan.size());
-            info.score = setup_score_on_play_scale(root, res.score);
+            info.score = res.judged ? res.score : setup_score_on_play_scale(root, res.score);
             info.nodes = res.evaluations;
             info.time_ms = ms_since(sh.start);
             info.hashfull = tt_.hashfull();
