@@ -26,10 +26,10 @@ namespace {
 constexpr int kMaxPly = 128;
 constexpr int kPlacementDepth = 2;
 constexpr int kSetupSearchDepth = 5;  // SetupSearch: plies searched after a judged setup
-constexpr int kPlannerRuns = 16;   // greedy+climb runs of the setup planner when untimed
-constexpr int kRfpDepth = 5;       // reverse futility pruning up to this depth (plies)
-constexpr int kRfpMargin = 120;    // its margin per ply (centi-pawns)
-constexpr int kDeltaMargin = 150;  // delta pruning's margin in the quiescence (centi-pawns)
+constexpr int kPlannerRuns = 16;      // greedy+climb runs of the setup planner when untimed
+constexpr int kRfpDepth = 5;          // reverse futility pruning up to this depth (plies)
+constexpr int kRfpMargin = 120;       // its margin per ply (centi-pawns)
+constexpr int kDeltaMargin = 150;     // delta pruning's margin in the quiescence (centi-pawns)
 // Kinta (SPEC 26): the value a fight's outcome may take in a chance node. A fight is never a
 // proven mate, so the expectation of its outcomes stays below kMateBound; these are the
 // bounds L and U of Ballard's Star1 pruning.
@@ -1206,7 +1206,8 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
             params.judged = 0;
             std::mt19937_64 r2(0x5e7u);
             while (p.phase() == Phase::Place && !stop_.load()) {
-                auto their = theirs.next(p, params, 2, [] { return true; }, r2, false);
+                auto their = theirs.next(
+                    p, params, 2, [] { return true; }, r2, false);
                 if (their.move.is_none()) break;
                 p.do_move(their.move);
             }
@@ -1221,8 +1222,10 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
             set.planner.judged = 0;
             int score = 0;
             nested.search_sync(p, lim, set,
-                               {[&](const SearchInfo& i) { score = i.score; }, [](Move, Move) {},
-                                [](const std::string&) {}, {}});
+                               {[&](const SearchInfo& i) { score = i.score; },
+                                [](Move, Move) {},
+                                [](const std::string&) {},
+                                {}});
             return p.to_move() == us ? score : -score;
         };
         const bool judging = root.players() == 2 && sh.settings.planner.judged > 0;

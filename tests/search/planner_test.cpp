@@ -88,3 +88,47 @@ TEST_CASE("planner: near-equal setups vary between games") {
     CHECK(a.next(testutil::make(kStartFen2), {}, 2, always, ra, false).plan ==
           b.next(testutil::make(kStartFen2), {}, 2, always, rb, false).plan);
 }
+
+TEST_CASE("planner: SetupSearch takes the candidate its judge likes best, in order only") {
+    // A judge that likes the wall far from the cell i99 (an arbitrary, checkable taste): the
+    // plan chosen is the judged candidate with the highest judgement, and every position it
+    // was shown has our whole setup placed and the opponent to place.
+    Position p = testutil::make(kStartFen2);
+    const Cell corner = *geo::parse_cell("i99");
+    std::vector<int> seen;
+    auto judge = [&](const Position& placed) {
+        CHECK(placed.piece_count(GREEN) == 9);
+        CHECK(placed.to_move() == BLUE);
+        const Cell w = lsb(placed.pieces(GREEN, WALL));
+        const int v = geo::distance(w, corner) * 100 + int(w);
+        seen.push_back(v);
+        return v;
+    };
+    SetupPlanner::Params params;
+    params.judged = 5;
+    SetupPlanner planner;
+    std::mt19937_64 rng(3);
+    auto r = planner.next(p, params, 8, always, rng, false, judge);
+    REQUIRE_FALSE(seen.empty());
+    CHECK(seen.size() <= 5u);
+    CHECK(r.judged);
+    CHECK(r.score == *std::max_element(seen.begin(), seen.end()));
+    // Without a judge (or with judged 0) the evaluation decides, as before.
+    SetupPlanner plain;
+    std::mt19937_64 rng2(3);
+    seen.clear();
+    params.judged = 0;
+    auto q = plain.next(p, params, 8, always, rng2, false, judge);
+    CHECK(seen.empty());
+    CHECK_FALSE(q.judged);
+    // AlternatingPlacement: our placements do not come in a row; the judge is never asked.
+    Rules alt;
+    alt.alternating_placement = true;
+    Position a(2, alt);
+    params.judged = 5;
+    SetupPlanner third;
+    auto s = third.next(a, params, 4, always, rng, false, judge);
+    CHECK(seen.empty());
+    CHECK_FALSE(s.judged);
+    CHECK(is_legal(a, s.move));
+}
