@@ -198,7 +198,7 @@ std::vector<Rating> rating_list(int engines, const std::vector<PairResult>& resu
     // Engines with a finite maximum: neither every result won nor every one lost (nor none).
     std::vector<bool> free(n);
     for (std::size_t i = 0; i < n; ++i) free[i] = games[i] > 0 && wins[i] > 0 && wins[i] < games[i];
-    constexpr double kScale = std::log(10.0) / 400;  // natural units per Elo
+    const double kScale = std::log(10.0) / 400;  // natural units per Elo
     std::vector<double> r(n, 0);                     // in natural units (r * 400 / ln 10 = Elo)
     std::vector<std::vector<double>> h(n, std::vector<double>(n, 0));
     for (int iter = 0; iter < 100; ++iter) {
