@@ -41,7 +41,7 @@ class SetupPlanner {
         /// follows them (`judge` of next()): the opponents' setup as their planner would
         /// make it, then the heart phase and the first moves of play. 0: the evaluation's
         /// score alone decides (the planner of one ply).
-        int judged = 0;
+        int judged = 16;
     };
 
     struct Result {
