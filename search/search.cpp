@@ -1228,7 +1228,10 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
                                 {}});
             return p.to_move() == us ? score : -score;
         };
-        const bool judging = root.players() == 2 && sh.settings.planner.judged > 0;
+        // Not in Blind (SPEC 25): the judge's opponent would plan seeing our setup, which a
+        // blind opponent never does, and a view's hidden plies make its search meaningless.
+        const bool judging =
+            root.players() == 2 && sh.settings.planner.judged > 0 && !root.rules().blind;
         auto res = planner_.next(root, sh.settings.planner, timed ? 64 : kPlannerRuns, keep_going,
                                  rng, sh.noise_seed != 0,
                                  judging ? std::function<int(const Position&)>(judge) : nullptr);
