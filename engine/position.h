@@ -102,9 +102,6 @@ class Position {
     const State& state() const { return stack_.back(); }
     /// The state before the last do_move (or eliminate_to_move); needs ply() > 0.
     const State& state_before() const { return stack_[stack_.size() - 2]; }
-    /// The state n plies back (0: the current one); needs n <= ply() since the root of the
-    /// history kept.
-    const State& state_back(int n) const { return stack_[stack_.size() - 1 - std::size_t(n)]; }
     Colour to_move() const { return state().to_move; }
     Phase phase() const { return state().phase; }
     int halfmove() const { return state().halfmove; }

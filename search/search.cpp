@@ -612,8 +612,8 @@ class Worker {
         if (danger && ply < 2 * root_depth_) ++depth;  // like a check extension
 
         // Step 6. The transposition table's move before any generation: when it cuts off, the
-        // other moves are never generated nor scored. The list, once generated, is ordered as
-        // if it had been there from the start (the table's move first), so the tree is the same.
+        // other moves are never generated nor scored. Otherwise they are generated and scored
+        // after its subtree (with the killers and history it left), the table's move at 0.
         MoveList list;
         list.size = 0;
         std::array<int, 1024> sc;

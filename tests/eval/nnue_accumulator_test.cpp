@@ -47,7 +47,8 @@ TEST_CASE("nnue: accumulators updated move by move equal a refresh, one ply and 
     for (int players : {2, 3}) {
         for (int game = 0; game < 30; ++game) {
             Position pos(players, Rules{});
-            std::vector<nnue::Accumulator> acc;  // per ply of play, from its parent
+            std::vector<nnue::Accumulator> acc;   // per ply of play, from its parent
+            std::vector<Position::State> states;  // the state each of acc is for
             MoveList l;
             for (int ply = 0; ply < 400; ++ply) {
                 if (pos.phase() == Phase::Play && pos.game_over()) break;
@@ -60,6 +61,7 @@ TEST_CASE("nnue: accumulators updated move by move equal a refresh, one ply and 
                 fresh.refresh(*net, pos);
                 if (!was_play || acc.empty()) {
                     acc.assign(1, fresh);
+                    states.assign(1, pos.state());
                     continue;
                 }
                 nnue::Accumulator next;
@@ -74,14 +76,16 @@ TEST_CASE("nnue: accumulators updated move by move equal a refresh, one ply and 
                 } else {
                     next = fresh;  // an army changed hands: refreshed, as the search does
                 }
-                // A chain as the search walks it: from three plies back, one update a ply.
+                // A chain: from three plies back, one update a ply (update composes).
                 if (acc.size() >= 3) {
-                    nnue::Accumulator chain = acc[acc.size() - 3];
+                    const std::size_t from = acc.size() - 3;
+                    nnue::Accumulator chain = acc[from];
                     bool ok = true;
-                    for (int k = 2; ok && k >= 0; --k) {
+                    for (std::size_t k = from; ok && k < acc.size(); ++k) {
                         nnue::Accumulator step;
-                        ok =
-                            step.update(*net, chain, pos.state_back(k + 1), pos.state_back(k), pos);
+                        const Position::State& after =
+                            k + 1 < states.size() ? states[k + 1] : pos.state();
+                        ok = step.update(*net, chain, states[k], after, pos);
                         chain = step;
                     }
                     if (ok) {
@@ -90,6 +94,7 @@ TEST_CASE("nnue: accumulators updated move by move equal a refresh, one ply and 
                     }
                 }
                 acc.push_back(next);
+                states.push_back(pos.state());
             }
         }
     }

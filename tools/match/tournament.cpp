@@ -325,11 +325,6 @@ std::string Tournament::rating_lines() const {
 }
 
 std::string Tournament::rating_table() const {
-    std::lock_guard lock(mutex_);
-    return rating_table_locked();
-}
-
-std::string Tournament::rating_table_locked() const {
     const int n = int(cfg_.engines.size());
     if (n < 2) return "";
     std::vector<PairResult> results;
@@ -476,7 +471,7 @@ std::string Tournament::table() const {
         o << '\n';
     }
     if (n == 2 && cfg_.game.players == 2) o << rating_lines();
-    if (n > 2) o << rating_table_locked();
+    if (n > 2) o << rating_table();
     std::map<std::string, int> terms;
     for (const auto& s : done_) terms[s.termination]++;
     if (cfg_.italian) {  // the Italian results: per engine, its wins by kind
@@ -488,8 +483,9 @@ std::string Tournament::table() const {
                     if (s.engine[c] == int(e) && s.outcome[c] == Outcome::Win) by[s.italian]++;
             char line[160];
             std::snprintf(line, sizeof line, "  %-16s %6d %6d %9d %15d\n",
-                          cfg_.engines[e].name.c_str(), by["outright"], by["tally"], by["BACH'SAN"],
-                          by["without honour"]);
+                          cfg_.engines[e].name.c_str(), by[to_string(ItalianKind::Outright)],
+                          by[to_string(ItalianKind::Tally)], by[to_string(ItalianKind::BachSan)],
+                          by[to_string(ItalianKind::WithoutHonour)]);
             o << line;
         }
     }

@@ -108,12 +108,6 @@ class Tournament {
     /// The result table (per engine and per seat; Elo and SPRT lines for two engines; the
     /// rating list of every engine when there are more).
     std::string table() const;
-    /// The rating list of every engine by maximum likelihood (stats.h, rating_list): each
-    /// two-player game one result; each three-player game the pairwise results it implies
-    /// (of two seats held by different engines, the better outcome beats the worse: win >
-    /// draw > loss; equal outcomes are a draw). "" with fewer than two engines.
-    std::string rating_table() const;
-    std::string rating_table_locked() const;  ///< rating_table(), mutex_ held
     /// The SPRT decision so far: "H0", "H1" or "".
     std::string sprt_decision() const;
     double sprt_llr() const;
@@ -128,6 +122,12 @@ class Tournament {
     /// Results, Elo (nElo, LOS, draw ratio), the pentanomial counts and the SPRT line, as
     /// fastchess prints them (two engines, two players). The caller holds mutex_.
     std::string rating_lines() const;
+    /// The rating list of every engine by maximum likelihood (stats.h, rating_list): each
+    /// two-player game one result; each three-player game the pairwise results it implies
+    /// (of two seats held by different engines, the better outcome beats the worse: win >
+    /// draw > loss; equal outcomes are a draw). "" with fewer than two engines. The caller
+    /// holds mutex_.
+    std::string rating_table() const;
 
     TournamentConfig cfg_;
     std::ostream& out_;
