@@ -1199,6 +1199,7 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
         // opponents' setup as their planner makes it, then a search of the hearts and the
         // first moves of play (two players; a table of its own, 1 MiB).
         const Colour us = root.to_move();
+        std::uint64_t judge_nodes = 0;  // the nested searches' nodes, counted as this search's
         auto judge = [&](const Position& placed) {
             Position p = placed;
             SetupPlanner theirs;
@@ -1208,6 +1209,7 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
             while (p.phase() == Phase::Place && !stop_.load()) {
                 auto their = theirs.next(
                     p, params, 2, [] { return true; }, r2, false);
+                judge_nodes += their.evaluations;
                 if (their.move.is_none()) break;
                 p.do_move(their.move);
             }
@@ -1221,11 +1223,11 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
             set.multipv = 1;
             set.planner.judged = 0;
             int score = 0;
-            nested.search_sync(p, lim, set,
-                               {[&](const SearchInfo& i) { score = i.score; },
-                                [](Move, Move) {},
-                                [](const std::string&) {},
-                                {}});
+            judge_nodes += nested.search_sync(p, lim, set,
+                                              {[&](const SearchInfo& i) { score = i.score; },
+                                               [](Move, Move) {},
+                                               [](const std::string&) {},
+                                               {}});
             return p.to_move() == us ? score : -score;
         };
         // Not in Blind (SPEC 25): the judge's opponent would plan seeing our setup, which a
@@ -1240,14 +1242,14 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
             info.depth = 1;
             info.seldepth = int(res.plan.size());
             info.score = res.judged ? res.score : setup_score_on_play_scale(root, res.score);
-            info.nodes = res.evaluations;
+            info.nodes = res.evaluations + judge_nodes;
             info.time_ms = ms_since(sh.start);
             info.hashfull = tt_.hashfull();
             info.pv = res.plan;
             cb.on_info(info);
         }
         finish(res.move, Move());
-        return res.evaluations;
+        return res.evaluations + judge_nodes;
     }
 
     const int threads = std::max(1, sh.settings.threads);
