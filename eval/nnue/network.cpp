@@ -83,7 +83,7 @@ int Network::propagate(const std::int16_t* own, const std::int16_t* next,
         // int16 products summed in int32: the multiply-add pattern (pmaddwd) the compiler
         // vectorises.
         for (int i = 0; i < used; ++i) sum += std::int16_t(x[i]) * std::int16_t(w[i]);
-        const int h = std::clamp((sum + l1_bias[j]) >> 6, 0, 127);
+        const int h = std::clamp((sum + l1_bias[j] + 32) >> 6, 0, 127);  // rounded
         out += h * out_weight[j];
     }
     return int(std::int64_t(out) * cp_scale / (127 * 64));

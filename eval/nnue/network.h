@@ -4,7 +4,9 @@
 //     -> feature transformer: 1944 x 128, int16, one accumulator per perspective (accumulator.h)
 //     -> clipped ReLU to 0..127 of the three slots' accumulators [own, next, after next]
 //        (two players: the third slot is zero; a player who is out: zero)   = 384 inputs
-//     -> dense 384 -> 32, int8 weights (scale 64), int32 sums, >> 6, clipped ReLU 0..127
+//     -> dense 384 -> 32, int8 weights (scale 64), int32 sums, rounded >> 6
+//        ((sum + 32) >> 6: a truncating shift would bias every unit down by half a step),
+//        clipped ReLU 0..127
 //     -> dense 32 -> 1, int8 weights (scale 64): the perspective's standing;
 //        centi-pawns = sum * cp_scale / (127 * 64)
 //

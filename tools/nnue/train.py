@@ -241,7 +241,7 @@ def quantised_eval(q, feats, mask, scale=CP_SCALE):
     x = np.clip(acc, 0, 127) * mask[:, :, None].astype(np.int64)
     x = x.reshape(len(x), -1)
     s = x @ q['l1_weight'].astype(np.int64).T + q['l1_bias'].astype(np.int64)[None, :]
-    h = np.clip(s >> 6, 0, 127)
+    h = np.clip((s + 32) >> 6, 0, 127)  # rounded, as network.cpp
     out = int(q['out_bias']) + h @ q['out_weight'].astype(np.int64)
     v = out * scale
     return (np.sign(v) * (np.abs(v) // (127 * 64))).astype(np.int64)  # C++ division truncates
