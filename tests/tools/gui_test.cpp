@@ -319,6 +319,28 @@ TEST_CASE("gui store: a server killed mid-game shows the room again and the game
     std::filesystem::remove(db);
 }
 
+TEST_CASE("gui store: a room still held when its lobby goes writes nothing to the store after it") {
+    // At shutdown a connection destroyed on its own thread may hold a room after the lobby,
+    // and main's store, are gone: the room must not write to the store then (it did: a save
+    // on a destroyed store, "bad parameter or other API misuse").
+    gui::Store store(":memory:");
+    std::shared_ptr<gui::Room> held;
+    std::string tg, tb;
+    {
+        gui::Lobby lobby(engines(), &store, {});
+        held = make_room(lobby, two_people());
+        REQUIRE_FALSE(held->sit(GREEN, "Ann", tg));
+        REQUIRE_FALSE(held->sit(BLUE, "Bob", tb));
+        REQUIRE(play_next(*held));  // the referee runs, waiting for Blue
+    }
+    const auto writes = store.writes();
+    CHECK(writes > 0);
+    held->attach(GREEN);  // a connection that outlived the lobby: its seat's presence
+    held->detach(GREEN);  // (each stored the room before)
+    held.reset();         // the last holder goes: the room ends
+    CHECK(store.writes() == writes);
+}
+
 TEST_CASE("gui store: a game against an engine resumes after a restart, and the engine answers") {
     const auto db = std::filesystem::temp_directory_path() / "klinzha-gui-test2.sqlite3";
     std::filesystem::remove(db);

@@ -172,6 +172,18 @@ Room::~Room() {
     stop_referee(lock);
 }
 
+void Room::close() {
+    {
+        std::lock_guard control(control_m_);
+        std::unique_lock lock(m_);
+        closed_ = true;
+        stop_referee(lock);
+    }
+    // The referee has ended, so its last change() has returned; later ones find no store.
+    std::lock_guard order(store_m_);
+    env_.store = nullptr;
+}
+
 // -- Creating ----------------------------------------------------------------------------
 
 std::variant<std::shared_ptr<Room>, std::string> Room::create(std::string id, RoomSettings s,
@@ -566,6 +578,7 @@ bool Room::is_in_locked(Colour c) const {
 
 void Room::start_game() {
     // m_ held; status Waiting: the players are made and the referee starts.
+    if (closed_) return;  // (the engine list may be gone with the lobby)
     player_objs_.clear();
     seat_objs_.clear();
     humans_ = {};
@@ -600,6 +613,7 @@ void Room::start_game() {
 
 void Room::start_referee() {
     // m_ held; no referee thread runs.
+    if (closed_) return;
     match::GameConfig cfg;
     cfg.players = settings_.players;
     cfg.rules = settings_.rules;

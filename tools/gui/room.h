@@ -160,6 +160,12 @@ class Room {
     /// The settings (for "play on from here").
     RoomSettings settings() const;
 
+    /// Ends the room's life in its lobby, before the lobby and the store go (server
+    /// shutdown): the referee is stopped (the stored state stays as at the last change) and
+    /// the room forgets the store and the engine list, so a room still held by a connection
+    /// that is destroyed later writes nothing and starts no referee. Idempotent; no errors.
+    void close();
+
   private:
     Room(std::string id, RoomSettings settings, RoomEnv env);
     struct Seat;
@@ -229,6 +235,7 @@ class Room {
     std::thread referee_;
     std::atomic<bool> abandon_{false};
     bool referee_running_ = false;
+    bool closed_ = false;  ///< close() was called: no referee starts again
 
     std::mutex listeners_m_;
     std::map<int, std::function<void()>> listeners_;

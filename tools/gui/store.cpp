@@ -48,6 +48,7 @@ void Store::save_room(const std::string& id, const std::string& state, std::int6
         q.bind(3, state);
         q.exec();
         t.commit();
+        ++writes_;
     } catch (const SQLite::Exception& e) {
         throw std::runtime_error(std::string("saving room ") + id + ": " + e.what());
     }
@@ -71,6 +72,11 @@ std::vector<std::pair<std::string, std::string>> Store::load_rooms() const {
     while (q.executeStep())
         out.emplace_back(q.getColumn(0).getString(), q.getColumn(1).getString());
     return out;
+}
+
+std::uint64_t Store::writes() const {
+    std::lock_guard lock(m_);
+    return writes_;
 }
 
 std::string Store::default_path() {

@@ -37,6 +37,8 @@ class Store {
     void delete_room(const std::string& id);
     /// Every room kept, as (id, state JSON), oldest write first.
     std::vector<std::pair<std::string, std::string>> load_rooms() const;
+    /// How many times save_room() has written since this Store was opened.
+    std::uint64_t writes() const;
 
     /// The default file: $XDG_DATA_HOME/klinzha/gui.sqlite3, else
     /// ~/.local/share/klinzha/gui.sqlite3 (the folder is created when missing).
@@ -45,6 +47,7 @@ class Store {
   private:
     mutable std::mutex m_;
     std::unique_ptr<SQLite::Database> db_;
+    std::uint64_t writes_ = 0;  ///< m_ held
 };
 
 }  // namespace klinzha::gui
