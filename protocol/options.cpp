@@ -108,81 +108,51 @@ std::vector<Option> make_table() {
                      c.engine.set_kinta_odds(*parse_bool(v));
                      return ok();
                  }});
-    // Blind (SPEC 25): the blind player's belief and search (search/blind_search.h).
-    t.push_back({"BlindBoards",
-                 T::Spin,
-                 "256",
-                 1,
-                 4096,
-                 {},
-                 "Blind: boards (whole positions) the belief holds (SPEC 25)",
-                 [](OptionContext& c, const std::string& v) {
-                     auto p = c.engine.blind_params();
-                     p.belief.boards = std::stoi(v);
-                     c.engine.set_blind_params(p);
-                     return ok();
-                 }});
-    t.push_back({"BlindSetups",
-                 T::Spin,
-                 "8",
-                 1,
-                 64,
-                 {},
-                 "Blind: setups the planner makes for each opponent's pool of the belief",
-                 [](OptionContext& c, const std::string& v) {
-                     auto p = c.engine.blind_params();
-                     p.belief.setups = std::stoi(v);
-                     c.engine.set_blind_params(p);
-                     return ok();
-                 }});
-    t.push_back({"BlindSamples",
-                 T::Spin,
-                 "12",
-                 0,
-                 64,
-                 {},
-                 "Blind: boards searched per move (0: the view alone, as if nothing else stood "
-                 "on the board)",
-                 [](OptionContext& c, const std::string& v) {
-                     auto p = c.engine.blind_params();
-                     p.samples = std::stoi(v);
-                     c.engine.set_blind_params(p);
-                     return ok();
-                 }});
-    t.push_back({"BlindExposure",
-                 T::Spin,
-                 "1000",
-                 0,
-                 10000,
-                 {},
-                 "Blind: centi-pawns per unit of the heart's exposure in the view (cells from "
-                 "which an unseen man could take it)",
-                 [](OptionContext& c, const std::string& v) {
-                     auto p = c.engine.blind_params();
-                     p.exposure_cp = std::stoi(v);
-                     c.engine.set_blind_params(p);
-                     return ok();
-                 }});
-    for (auto [name, field, def, help] :
-         {std::tuple{"BlindWin", &BlindSearch::Params::win_cp, "3000",
-                     "Blind: centi-pawns for taking a heart on every board of the belief"},
-          std::tuple{"BlindDanger", &BlindSearch::Params::danger_cp, "3000",
-                     "Blind: centi-pawns against leaving the heart open on every board"},
-          std::tuple{"BlindThreat", &BlindSearch::Params::threat_cp, "1000",
-                     "Blind: centi-pawns for threatening a heart on every board"}})
-        t.push_back({name,
-                     T::Spin,
-                     def,
-                     0,
-                     20000,
-                     {},
-                     help,
-                     [field = field](OptionContext& c, const std::string& v) {
-                         auto p = c.engine.blind_params();
-                         p.*field = std::stoi(v);
-                         c.engine.set_blind_params(p);
-                         return ok();
-                     }});
+    // Blind (SPEC 25): the blind player's belief and search (search/blind_search.h). Each
+    // option names its field of BlindSearch::Params (the belief's own are nested in it).
+    {
+        using BP = BlindSearch::Params;
+        struct BlindOption {
+            const char* name;
+            int& (*field)(BP&);
+            int min, max;
+            const char* help;
+        };
+        static const BlindOption kBlindOptions[] = {
+            {"BlindBoards", [](BP& p) -> int& { return p.belief.boards; }, 1, 4096,
+             "Blind: boards (whole positions) the belief holds (SPEC 25)"},
+            {"BlindSetups", [](BP& p) -> int& { return p.belief.setups; }, 1, 64,
+             "Blind: setups the planner makes for each opponent's pool of the belief"},
+            {"BlindSamples", [](BP& p) -> int& { return p.samples; }, 0, 64,
+             "Blind: boards searched per move (0: the view alone, as if nothing else stood "
+             "on the board)"},
+            {"BlindExposure", [](BP& p) -> int& { return p.exposure_cp; }, 0, 10000,
+             "Blind: centi-pawns per unit of the heart's exposure in the view (cells from "
+             "which an unseen man could take it)"},
+            {"BlindWin", [](BP& p) -> int& { return p.win_cp; }, 0, 20000,
+             "Blind: centi-pawns for taking a heart on every board of the belief"},
+            {"BlindDanger", [](BP& p) -> int& { return p.danger_cp; }, 0, 20000,
+             "Blind: centi-pawns against leaving the heart open on every board"},
+            {"BlindThreat", [](BP& p) -> int& { return p.threat_cp; }, 0, 20000,
+             "Blind: centi-pawns for threatening a heart on every board"},
+        };
+        for (const BlindOption& bo : kBlindOptions) {
+            BP defaults;
+            t.push_back({bo.name,
+                         T::Spin,
+                         std::to_string(bo.field(defaults)),
+                         bo.min,
+                         bo.max,
+                         {},
+                         bo.help,
+                         [field = bo.field](OptionContext& c, const std::string& v) {
+                             BP p = c.engine.blind_params();
+                             field(p) = std::stoi(v);
+                             c.engine.set_blind_params(p);
+                             return ok();
+                         }});
+        }
+    }
     t.push_back({"Move Overhead",
                  T::Spin,
                  "30",

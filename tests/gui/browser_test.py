@@ -91,23 +91,29 @@ def click_piece(d, piece):
     d.execute_script(f'document.querySelector(\'#tray button[data-piece="{piece}"]\').click()')
 
 
-def play_a_move(d, k=0):
-    """Plays a legal move by clicks (the k-th legal one); True when the server took it."""
-    s = state(d)
-    if not s or not s['can']['move']:
-        return False
-    plies = s['plies']
-    mv = s['legal'][k % len(s['legal'])]
-    if s['phase'] == 'place':
+def click_move(d, phase, mv):
+    """Makes the move `mv` (an entry of the state's `legal` list) by clicks, as a person
+    would: the tray's piece and a cell, the heart's cell, or the man and its destination
+    (answering the carry question when the page asks it)."""
+    if phase == 'place':
         click_piece(d, mv['piece'])
         click_cell(d, mv['to'])
-    elif s['phase'] == 'heart':
+    elif phase == 'heart':
         click_cell(d, mv['to'])
     else:
         click_cell(d, mv['from'])
         click_cell(d, mv['to'])
         if not d.find_element(By.ID, 'carry-choice').get_attribute('hidden'):
             d.find_element(By.ID, 'carry-yes' if mv['carry'] else 'carry-no').click()
+
+
+def play_a_move(d, k=0):
+    """Plays a legal move by clicks (the k-th legal one); True when the server took it."""
+    s = state(d)
+    if not s or not s['can']['move']:
+        return False
+    plies = s['plies']
+    click_move(d, s['phase'], s['legal'][k % len(s['legal'])])
     return wait_for(lambda: state(d)['plies'] > plies or state(d)['result'], 10, 0.05)
 
 
@@ -251,17 +257,7 @@ try:
             break
         check('data-man="b' not in s['svg'], 'a blind seat is shown none of the engine\'s men')
         before = s['plies']
-        mv = s['legal'][i % len(s['legal'])]
-        if s['phase'] == 'place':
-            click_piece(q, mv['piece'])
-            click_cell(q, mv['to'])
-        elif s['phase'] == 'heart':
-            click_cell(q, mv['to'])
-        else:
-            click_cell(q, mv['from'])
-            click_cell(q, mv['to'])
-            if not q.find_element(By.ID, 'carry-choice').get_attribute('hidden'):
-                q.find_element(By.ID, 'carry-no').click()
+        click_move(q, s['phase'], s['legal'][i % len(s['legal'])])
         # Played, or refused by the arbiter (the proposal is then listed and not offered again).
         wait_for(lambda: state(q)['plies'] > before or state(q).get('refused') or state(q)['result'], 10, 0.05)
         played += state(q)['plies'] > before
