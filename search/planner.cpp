@@ -126,8 +126,7 @@ Setup build(Scorer& sc, std::vector<PieceType> todo, std::mt19937_64& rng, bool 
 
 SetupPlanner::Result SetupPlanner::next(const Position& pos, const Params& params, int max_runs,
                                         const std::function<bool()>& keep_going,
-                                        std::mt19937_64& rng, bool vary,
-                                        const std::function<int(const Position&)>& judge) {
+                                        std::mt19937_64& rng, bool vary, const Judge& judge) {
     const Colour us = pos.to_move();
     const Bitboard others = pos.occupied() & ~pos.pieces(us);
     Result r;
@@ -193,8 +192,10 @@ SetupPlanner::Result SetupPlanner::next(const Position& pos, const Params& param
                 in_a_row = false;
                 break;
             }
+            const std::optional<int> v = judge(q);
+            if (!v) break;  // no time left: the candidates judged so far
             Setup j = s;
-            j.score = judge(q);
+            j.score = *v;
             judged.push_back(std::move(j));
         }
         if (in_a_row && !judged.empty()) {

@@ -59,11 +59,14 @@ class SetupPlanner {
     /// to max_runs, while keep_going() says so (time budget, stop). rng drives the variety (vary:
     /// pick among near-equal setups at random; otherwise deterministic for a given rng).
     /// judge, if given and params.judged > 0, scores a position where our whole setup is
-    /// placed (centi-pawns for us); it is asked only when our remaining placements come one
+    /// placed (centi-pawns for us), or answers nullopt when it has no time left: judging
+    /// stops there, and the candidates judged so far are chosen among (none: the
+    /// evaluation's scores stand). It is asked only when our remaining placements come one
     /// after another (the default order of SPEC 6, not AlternatingPlacement).
+    using Judge = std::function<std::optional<int>(const Position&)>;
     Result next(const Position& pos, const Params& params, int max_runs,
                 const std::function<bool()>& keep_going, std::mt19937_64& rng, bool vary,
-                const std::function<int(const Position&)>& judge = {});
+                const Judge& judge = {});
 
     /// Forgets the plan (ucinewgame).
     void clear() { plan_.reset(); }

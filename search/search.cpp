@@ -26,10 +26,11 @@ namespace {
 constexpr int kMaxPly = 128;
 constexpr int kPlacementDepth = 2;
 constexpr int kSetupSearchDepth = 5;  // SetupSearch: plies searched after a judged setup
-constexpr int kPlannerRuns = 16;      // greedy+climb runs of the setup planner when untimed
-constexpr int kRfpDepth = 5;          // reverse futility pruning up to this depth (plies)
-constexpr int kRfpMargin = 120;       // its margin per ply (centi-pawns)
-constexpr int kDeltaMargin = 150;     // delta pruning's margin in the quiescence (centi-pawns)
+constexpr std::uint64_t kSetupSearchNodes = 200000;  // SetupSearch: nodes at most per judgement
+constexpr int kPlannerRuns = 16;   // greedy+climb runs of the setup planner when untimed
+constexpr int kRfpDepth = 5;       // reverse futility pruning up to this depth (plies)
+constexpr int kRfpMargin = 120;    // its margin per ply (centi-pawns)
+constexpr int kDeltaMargin = 150;  // delta pruning's margin in the quiescence (centi-pawns)
 // Kinta (SPEC 26): the value a fight's outcome may take in a chance node. A fight is never a
 // proven mate, so the expectation of its outcomes stays below kMateBound; these are the
 // bounds L and U of Ballard's Star1 pruning.
@@ -1197,10 +1198,17 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
         };
         // SetupSearch (planner.h, Params::judged): a candidate setup is judged by the
         // opponents' setup as their planner makes it, then a search of the hearts and the
-        // first moves of play (two players; a table of its own, 1 MiB).
+        // first moves of play (two players; a table of its own, 1 MiB). Timed, the judging
+        // has the rest of the soft budget (the runs above took half): each nested search may
+        // use what is left, and none starts once it is spent. Untimed, each is capped at
+        // kSetupSearchNodes (under Kinta a depth-5 search of the first moves, with its chance
+        // nodes, took seconds: the engine lost on time at its first placement).
         const Colour us = root.to_move();
         std::uint64_t judge_nodes = 0;  // the nested searches' nodes, counted as this search's
-        auto judge = [&](const Position& placed) {
+        auto judge = [&](const Position& placed) -> std::optional<int> {
+            const std::int64_t left =
+                std::max<std::int64_t>(sh.budget.soft_ms, 1) - sh.elapsed_for_limits();
+            if (stop_.load() || (timed && left <= 0)) return std::nullopt;
             Position p = placed;
             SetupPlanner theirs;
             SetupPlanner::Params params = sh.settings.planner;
@@ -1218,6 +1226,8 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
             Searcher nested(tt);
             SearchLimits lim;
             lim.depth = kSetupSearchDepth;
+            lim.nodes = kSetupSearchNodes;
+            if (timed) lim.movetime = left;
             SearchSettings set = sh.settings;
             set.threads = 1;
             set.multipv = 1;
@@ -1234,9 +1244,9 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
         // blind opponent never does, and a view's hidden plies make its search meaningless.
         const bool judging =
             root.players() == 2 && sh.settings.planner.judged > 0 && !root.rules().blind;
-        auto res = planner_.next(root, sh.settings.planner, timed ? 64 : kPlannerRuns, keep_going,
-                                 rng, sh.noise_seed != 0,
-                                 judging ? std::function<int(const Position&)>(judge) : nullptr);
+        auto res =
+            planner_.next(root, sh.settings.planner, timed ? 64 : kPlannerRuns, keep_going, rng,
+                          sh.noise_seed != 0, judging ? SetupPlanner::Judge(judge) : nullptr);
         if (cb.on_info) {
             SearchInfo info;
             info.depth = 1;

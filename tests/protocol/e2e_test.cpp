@@ -145,6 +145,27 @@ TEST_CASE("e2e: stop during go infinite is answered within 100 ms, isready meanw
     CHECK(c.wait_exit(5000) == 0);
 }
 
+TEST_CASE("e2e: a placement on the clock is answered within it, also under Kinta (SetupSearch)") {
+    // SetupSearch's nested searches of the first moves had no time limit: under Kinta, with
+    // its chance nodes, the first placement on a 5 s clock took over 40 s (a loss on time in
+    // every game). Every placement of the setup, default game and Kinta, on a 5+0.05 clock.
+    for (const char* rules : {"", "setoption name Kinta value true"}) {
+        CAPTURE(rules);
+        Child c;
+        if (*rules) c.send(rules);
+        std::string moves;
+        for (int ply = 0; ply < 18; ++ply) {
+            c.send("position startpos" + (moves.empty() ? "" : " moves" + moves));
+            c.send("go wtime 5000 btime 5000 winc 50 binc 50");
+            const std::string bm = c.read_until("bestmove ", 5000);
+            REQUIRE(bm.rfind("bestmove ", 0) == 0);
+            moves += " " + bm.substr(9, bm.find(' ', 9) - 9);
+        }
+        c.send("quit");
+        CHECK(c.wait_exit(5000) == 0);
+    }
+}
+
 TEST_CASE("e2e: quit in the middle of a search exits cleanly") {
     Child c;
     c.send(kPlay);

@@ -121,6 +121,31 @@ TEST_CASE("planner: SetupSearch takes the candidate its judge likes best, in ord
     auto q = plain.next(p, params, 8, always, rng2, false, judge);
     CHECK(seen.empty());
     CHECK_FALSE(q.judged);
+    // A judge out of time after two judgements (nullopt): judging stops there, and the plan
+    // is the better of the two judged.
+    int asked = 0;
+    std::vector<int> given;
+    auto short_judge = [&](const Position& placed) -> std::optional<int> {
+        if (asked++ >= 2) return std::nullopt;
+        given.push_back(judge(placed));
+        return given.back();
+    };
+    params.judged = 5;
+    SetupPlanner timed;
+    std::mt19937_64 rng3(3);
+    auto t = timed.next(p, params, 8, always, rng3, false, short_judge);
+    CHECK(asked == 3);
+    REQUIRE(given.size() == 2u);
+    CHECK(t.judged);
+    CHECK(t.score == std::max(given[0], given[1]));
+    // No time at all: the evaluation's scores stand.
+    SetupPlanner none;
+    std::mt19937_64 rng4(3);
+    auto u = none.next(p, params, 8, always, rng4, false,
+                       [](const Position&) -> std::optional<int> { return std::nullopt; });
+    CHECK_FALSE(u.judged);
+    CHECK(is_legal(p, u.move));
+    seen.clear();
     // AlternatingPlacement: our placements do not come in a row; the judge is never asked.
     Rules alt;
     alt.alternating_placement = true;
