@@ -13,9 +13,9 @@ Lobby::Lobby(std::vector<EngineEntry> engines, Store* store, LobbyLimits limits)
     : engines_(std::move(engines)), store_(store), limits_(limits) {}
 
 Lobby::~Lobby() {
-    // Rooms end their referees (their stored state stays as it was) and forget the store
-    // and the engine list, which go after the lobby: a connection destroyed later may still
-    // hold a room.
+    // Rooms end their referees (their stored state stays as it was), forget the store and
+    // start nothing again (the store goes after the lobby, the engine list with it): a
+    // connection destroyed later may still hold a room.
     std::map<std::string, std::shared_ptr<Room>> rooms;
     {
         std::lock_guard lock(m_);

@@ -161,9 +161,10 @@ class Room {
     RoomSettings settings() const;
 
     /// Ends the room's life in its lobby, before the lobby and the store go (server
-    /// shutdown): the referee is stopped (the stored state stays as at the last change) and
-    /// the room forgets the store and the engine list, so a room still held by a connection
-    /// that is destroyed later writes nothing and starts no referee. Idempotent; no errors.
+    /// shutdown): the referee is stopped (the stored state stays as at the last change), the
+    /// room forgets the store, and no game or referee starts again (the lobby's engine list
+    /// goes with it), so a room still held by a connection that is destroyed later writes
+    /// nothing and starts nothing. Idempotent; no errors.
     void close();
 
   private:
