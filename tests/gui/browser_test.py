@@ -336,7 +336,9 @@ try:
     check(len(odds) == 1 and odds[0].endswith('%'), f'picking the flier shows the odds of its attack ({odds})')
     click_cell(p, 'g47')
     check(wait_for(lambda: state(p)['plies'] >= 1 and state(p)['moves'][0]['spindles'], 10), 'the attack is fought by the referee\'s spindles')
-    check(wait_for(lambda: p.execute_script('return !document.getElementById("fight").hidden && document.getElementById("fight-result").textContent !== ""'), 10),
+    # (told at the live end also once the engine has answered, by an attack of its own or not)
+    check(wait_for(lambda: p.execute_script('const r = document.querySelector(\'#fight .fight-block[data-ply="1"] .fight-result\');'
+                                            'return !document.getElementById("fight").hidden && r && r.textContent !== ""'), 10),
           'the fight is shown, and its result once its rounds are told')
     # Play on, attacking whenever possible, until the game ends (or 60 plies).
     for i in range(60):
@@ -355,8 +357,8 @@ try:
     for ply in fought:
         p.execute_script(f'document.querySelector(\'#moves li[data-ply="{ply}"]\').click()')
         ok &= wait_for(lambda: state(p)['ply'] == ply and not p.find_element(By.ID, 'fight').get_attribute('hidden')
-                       and p.execute_script('return document.querySelectorAll("#fight-rounds tr").length') ==
-                       len(s['moves'][ply - 1]['spindles'].split()) - 1, 10)
+                       and p.execute_script(f'return [...document.querySelectorAll("#fight .fight-block")].map(b => b.dataset.ply + ":" + b.querySelectorAll(".fight-rounds tr").length)') ==
+                       [f"{ply}:{len(s['moves'][ply - 1]['spindles'].split()) - 1}"], 10)
     check(ok, f'every fight of the game is shown whole when its move is picked ({len(fought)} fights)')
     p.save_screenshot('/tmp/klinzha-gui-kinta.png')
 finally:

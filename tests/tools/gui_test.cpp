@@ -197,7 +197,7 @@ TEST_CASE("gui room: Kinta shows a person the odds before an attack, and the fig
         v = room->player_view(BLUE, -1, BLUE);
         return v["can"]["move"].get<bool>();
     }));
-    CHECK_FALSE(v.contains("fight"));
+    CHECK_FALSE(v.contains("fights"));
     // Every attack, and only an attack, carries its odds: the exact outcome's win
     // probability (combat::exact, not the search's tables the view reads).
     Position p;
@@ -222,8 +222,10 @@ TEST_CASE("gui room: Kinta shows a person the odds before an attack, and the fig
     REQUIRE_FALSE(room->move(BLUE, attack["move"].get<std::string>()));
     REQUIRE(eventually([&] { return room->plies() == 1; }));
     v = room->player_view(GREEN, -1, GREEN);
-    REQUIRE(v.contains("fight"));
-    const json& f = v["fight"];
+    REQUIRE(v.contains("fights"));
+    REQUIRE(v["fights"].size() == 1);
+    const json f = v["fights"][0];
+    CHECK(f["ply"] == 1);
     const std::string played = v["moves"][0]["move"];
     const auto colon = played.find(':');
     REQUIRE(colon != std::string::npos);
@@ -242,7 +244,36 @@ TEST_CASE("gui room: Kinta shows a person the odds before an attack, and the fig
     }
     CHECK((f["winner"] == "A" ? d <= 0 && a > 0 : a <= 0 && d > 0));
     // Stepping back to the start shows no fight.
-    CHECK_FALSE(room->player_view(BLUE, 0, BLUE).contains("fight"));
+    CHECK_FALSE(room->player_view(BLUE, 0, BLUE).contains("fights"));
+    // Answered by a move that is no attack, the fight is still told at the live end (the
+    // last turn round), until a whole round has passed; stepped to, it is told alone (ply 2
+    // is the live end: the last ply is no step back).
+    auto quiet_move = [&](Colour c) {
+        const json w = room->player_view(c, -1, c);
+        Position q;
+        REQUIRE_FALSE(q.set(w["fen"].get<std::string>(), s.rules));
+        for (const json& m : w["legal"]) {
+            auto mv = parse_move(q, m["move"].get<std::string>());
+            if (std::holds_alternative<Move>(mv) && !q.is_attack(std::get<Move>(mv)))
+                return m["move"].get<std::string>();
+        }
+        FAIL("no quiet move");
+        return std::string();
+    };
+    REQUIRE(
+        eventually([&] { return room->player_view(GREEN, -1, GREEN)["can"]["move"].get<bool>(); }));
+    REQUIRE_FALSE(room->move(GREEN, quiet_move(GREEN)));
+    REQUIRE(eventually([&] { return room->plies() == 2; }));
+    v = room->player_view(BLUE, -1, BLUE);
+    REQUIRE(v.contains("fights"));
+    CHECK(v["fights"].size() == 1);
+    CHECK(v["fights"][0]["ply"] == 1);
+    CHECK(room->player_view(BLUE, 1, BLUE)["fights"].size() == 1);
+    REQUIRE(
+        eventually([&] { return room->player_view(BLUE, -1, BLUE)["can"]["move"].get<bool>(); }));
+    REQUIRE_FALSE(room->move(BLUE, quiet_move(BLUE)));
+    REQUIRE(eventually([&] { return room->plies() == 3; }));
+    CHECK_FALSE(room->player_view(GREEN, -1, GREEN).contains("fights"));
 }
 
 TEST_CASE("gui room: take-back by agreement, abort only before the game begins") {

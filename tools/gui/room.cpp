@@ -1237,11 +1237,26 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
         out["refused"] = refused;
     }
     if (!hidden) out["fen"] = pos.fen();
-    // Kinta: the fight of the move that led here, round by round (when that move is seen).
-    if (shown > 0 && visible_move(std::size_t(shown - 1)) &&
-        !spindles_[std::size_t(shown - 1)].empty())
-        out["fight"] = fight_json(before_last, moves_[std::size_t(shown - 1)],
-                                  spindles_[std::size_t(shown - 1)]);
+    // Kinta: the fights to tell, round by round (those of moves the seat sees). Stepping
+    // through the game, the fight of the move that led to the shown position. At the live
+    // end, every fight of the last turn round (the last `players` plies): a person who
+    // attacked still reads the fight when the others have moved since, and reads theirs.
+    json fights = json::array();
+    const int first = at_end ? std::max(1, n - settings_.players + 1) : shown;
+    for (int k = std::max(first, 1); k <= shown; ++k) {
+        const auto i = std::size_t(k - 1);
+        if (!visible_move(i) || spindles_[i].empty()) continue;
+        Position before;
+        if (k == shown)
+            before = before_last;
+        else
+            position_at_locked(k, &before);
+        json f = fight_json(before, moves_[i], spindles_[i]);
+        if (f.is_null()) continue;
+        f["ply"] = k;
+        fights.push_back(std::move(f));
+    }
+    if (!fights.empty()) out["fights"] = std::move(fights);
     return out;
 }
 

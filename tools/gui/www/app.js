@@ -285,26 +285,31 @@ function markBoard() {
   }
 }
 
-// Kinta: the fight of the move that led to the shown position, round by round, the
-// strengths falling (SPEC 26). A new fight at the end of the game is revealed a round at a
-// time; stepping through history shows it whole.
-let fightShown = '';
-let fightTimer = null;
+// Kinta: the fights to tell (SPEC 26), each a block of the panel, round by round with the
+// strengths falling: stepping through the game, the fight of the move shown; at the live end,
+// the fights of the last turn round, so that a person's own attack is still told after the
+// others have moved. A fight just fought (newer than any ply this page saw before) is revealed
+// a round at a time; a block already drawn is kept as it is, its telling not restarted.
+const fightBlocks = new Map();  // fightKey(f) -> {block, timer}
+let fightsSeenPlies = null;     // the plies of the last state of this room, null at a page load
+let fightsRoom = null;
 const pieceName = { Q: 'Fencer', R: 'Lancer', B: 'Swift', N: 'Flier', P: 'Vanguard', W: 'Blockader' };
-function renderFight() {
-  const box = $('fight');
-  const f = state.fight;
-  if (!f) { box.hidden = true; fightShown = ''; clearTimeout(fightTimer); return; }
-  const key = `${state.room}:${state.ply}`;
-  if (key === fightShown) return;
-  const animate = state.ply === state.plies && states > 1;  // a fight just fought, not a page load
-  fightShown = key;
-  clearTimeout(fightTimer);
-  box.hidden = false;
+function fightBlock(f, animate) {
   const who = (x, start) => `${({ g: 'Green', b: 'Blue', k: 'Black' })[x.colour]} ${pieceName[x.piece]} on ${x.cell} (${x.strength}${start !== x.strength ? ', ' + start + ' with its heart' : ''})`;
-  $('fight-title').textContent = `Fight: ${who(f.attacker, f.a_start)} attacks ${who(f.defender, f.d_start)}; the odds gave the attacker ${(f.win * 100).toFixed(1)}%`;
-  const tb = $('fight-rounds');
-  tb.innerHTML = '';
+  const block = document.createElement('div');
+  block.className = 'fight-block';
+  block.dataset.ply = f.ply;
+  const title = document.createElement('div');
+  title.className = 'fight-title';
+  title.textContent = `Move ${f.ply}: ${who(f.attacker, f.a_start)} attacks ${who(f.defender, f.d_start)}; the odds gave the attacker ${(f.win * 100).toFixed(1)}%`;
+  const table = document.createElement('table');
+  table.innerHTML = '<thead><tr><th>Round</th><th>Spindles</th><th>Damage</th><th>Attacker</th><th>Defender</th></tr></thead>';
+  const tb = document.createElement('tbody');
+  tb.className = 'fight-rounds';
+  table.appendChild(tb);
+  const res = document.createElement('div');
+  res.className = 'fight-result';
+  block.append(title, table, res);
   const bar = (v, max, cls) => {
     const d = document.createElement('div');
     d.className = 'bar ' + cls;
@@ -324,14 +329,38 @@ function renderFight() {
     return tr;
   });
   const result = `${f.winner === 'A' ? 'The attacker' : 'The defender'} wins, left with ${f.strength}.`;
-  if (!animate) { tb.append(...rows); $('fight-result').textContent = result; return; }
-  $('fight-result').textContent = '';
+  const entry = { block, timer: null };
+  if (!animate) { tb.append(...rows); res.textContent = result; return entry; }
   let k = 0;
   const step = () => {
-    if (k < rows.length) { tb.appendChild(rows[k++]); fightTimer = setTimeout(step, 350); }
-    else $('fight-result').textContent = result;
+    if (k < rows.length) { tb.appendChild(rows[k++]); entry.timer = setTimeout(step, 350); }
+    else res.textContent = result;
   };
   step();
+  return entry;
+}
+// (a take-back and another attack at the same ply make another fight)
+const fightKey = (f) => `${state.room}:${f.ply}:${JSON.stringify(f.rounds)}`;
+function renderFight() {
+  const box = $('fight');
+  if (fightsRoom !== state.room) { fightsRoom = state.room; fightsSeenPlies = null; }
+  const live = state.ply === state.plies;
+  const fights = state.fights || [];
+  const keys = new Set(fights.map(fightKey));
+  for (const [key, e] of fightBlocks) {
+    if (!keys.has(key)) { clearTimeout(e.timer); e.block.remove(); fightBlocks.delete(key); }
+  }
+  for (const f of fights) {
+    const key = fightKey(f);
+    if (!fightBlocks.has(key)) {
+      const animate = live && fightsSeenPlies !== null && f.ply > fightsSeenPlies;
+      fightBlocks.set(key, fightBlock(f, animate));
+    }
+  }
+  // (in the order of the game)
+  box.replaceChildren(...fights.map((f) => fightBlocks.get(fightKey(f)).block));
+  box.hidden = fights.length === 0;
+  fightsSeenPlies = state.plies;
 }
 
 function renderTray() {
