@@ -132,7 +132,6 @@ void BlindSearch::run(blind::View view, SearchLimits limits, SearchSettings sett
                     1, budget.soft_ms >> std::min<std::size_t>(view.refused().size(), 4))
               : -1;
     auto left_ms = [&] { return timed ? total_ms - ms_since(t0) : std::int64_t(1) << 40; };
-    auto keep_going = [&] { return !stop_.load() && left_ms() > 0; };
 
     // A search of `root` among `only`, returning the last report of each line (by multipv).
     auto search = [&](const Position& root, std::vector<Move> only, std::int64_t ms, int depth,

@@ -1184,7 +1184,8 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
     sh.budget = plan_time(sh.limits, root.to_move(), sh.settings.move_overhead_ms, root.ply(),
                           root.players());
     if (sh.settings.vary_setup && root.phase() != Phase::Play)
-        sh.noise_seed = std::random_device{}() | 1;
+        sh.noise_seed =
+            (sh.settings.setup_seed ? sh.settings.setup_seed : std::random_device{}()) | 1;
 
     if (root.phase() == Phase::Place && sh.limits.searchmoves.empty()) {
         // The setup planner chooses placements (planner.h); the tree search would have no

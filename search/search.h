@@ -77,7 +77,11 @@ struct SearchSettings {
     int threads = 1;
     int multipv = 1;
     std::int64_t move_overhead_ms = 30;
-    bool vary_setup = true;        ///< pick among near-equal setup moves at random
+    bool vary_setup = true;  ///< pick among near-equal setup moves at random
+    /// With vary_setup: the seed of that choice (0: drawn from std::random_device, so games
+    /// differ; otherwise the same seed and position give the same placement, as klinzha-gen
+    /// needs for data reproducible from its --seed).
+    std::uint64_t setup_seed = 0;
     SetupPlanner::Params planner;  ///< the setup planner's weights (SetupThreat* options)
     /// Kinta (SPEC 26): attacks are chance nodes weighed by their odds; false plays every
     /// attack as a sure win with the attacker's strength unchanged (a baseline for matches).

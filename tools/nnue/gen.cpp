@@ -4,11 +4,12 @@
 //               [--random-plies N] [--options default|mix] [--hash MiB] [--eval-file F]
 //
 // Plays N fast self-play games from the empty board (the setup planner places, with its
-// random variety, so every game starts from another setup), each move a search of `nodes`
-// nodes; the first `random-plies` plies of play are uniformly random (more openings). It keeps
-// the quiet play positions (the player to move's heart not attacked, the best move not a
-// capture, the score not a mate) with the search's score, and when the game ends the result
-// for the player to move; each position at most once per run (by key). Records go to FILE
+// random variety, so every game starts from another setup; that variety and everything else
+// random is drawn from --seed, so a run with the same arguments writes the same records), each
+// move a search of `nodes` nodes; the first `random-plies` plies of play are uniformly random (more
+// openings). It keeps the quiet play positions (the player to move's heart not attacked, the best
+// move not a capture, the score not a mate) with the search's score, and when the game ends the
+// result for the player to move; each position at most once per run (by key). Records go to FILE
 // (appended) in the format of eval/nnue/sample.h, a game at a time, so a killed run keeps
 // every finished game. Prints a line per 100 games and a summary (games, positions, rate).
 // Sharding: run one process per core or machine with its own --seed and --out, then `cat` the
@@ -72,6 +73,8 @@ Rules pick_rules(const GenConfig& cfg, std::mt19937_64& rng) {
     return r;
 }
 
+/// One search of `nodes` nodes of `pos` (its best move, score in centi-pawns for the player to
+/// move, depth, whether it is a mate); `setup_seed` seeds the setup planner's variety.
 struct Searched {
     Move best;
     int score = 0;
@@ -79,10 +82,12 @@ struct Searched {
     bool mate = false;
 };
 
-Searched search(Searcher& searcher, const Position& pos, std::uint64_t nodes) {
+Searched search(Searcher& searcher, const Position& pos, std::uint64_t nodes,
+                std::uint64_t setup_seed) {
     SearchLimits lim;
     lim.nodes = nodes;
-    SearchSettings settings;  // vary_setup: the planner's random variety among setups
+    SearchSettings settings;           // vary_setup: the planner's random variety among setups,
+    settings.setup_seed = setup_seed;  // drawn from --seed: a run is reproducible
     Searched out;
     SearchCallbacks cb{[&](const SearchInfo& i) {
                            if (i.multipv != 1) return;
@@ -212,7 +217,7 @@ int main(int argc, char** argv) {
                 generate_legal(pos, legal);
                 m = legal.moves[rng() % legal.size];
             } else {
-                const Searched s = search(searcher, pos, cfg.nodes);
+                const Searched s = search(searcher, pos, cfg.nodes, rng() | 1);
                 m = s.best;
                 if (m.is_none()) break;  // cannot happen: legal moves were checked
                 if (pos.phase() == Phase::Play && !s.mate && !pos.is_capture(m) &&
