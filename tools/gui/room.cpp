@@ -496,14 +496,14 @@ std::vector<std::pair<Position, Move>> Room::moves_played() const {
     std::lock_guard lock(m_);
     std::vector<std::pair<Position, Move>> out;
     for (int i = 1; i <= int(moves_.size()); ++i) {
-        Position before;
-        const Position after = position_at_locked(i, &before);
-        out.emplace_back(before, after.state().last_move);
+        std::vector<Position> before;
+        const Position after = position_at_locked(i, 1, &before);
+        out.emplace_back(before.at(0), after.state().last_move);
     }
     return out;
 }
 
-Position Room::position_at_locked(int ply, Position* before_last) const {
+Position Room::position_at_locked(int ply, int tail, std::vector<Position>* before_tail) const {
     Position p;
     if (auto err = p.set(start_fen_, settings_.rules))
         throw std::runtime_error("start position: " + *err);
@@ -516,7 +516,7 @@ Position Room::position_at_locked(int ply, Position* before_last) const {
         if (!std::holds_alternative<Move>(m))
             throw std::runtime_error("move " + std::to_string(i + 1) + ": " +
                                      std::get<std::string>(m));
-        if (before_last && i == n - 1) *before_last = p;
+        if (before_tail && i >= n - tail) before_tail->push_back(p);
         p.do_move(std::get<Move>(m));
     }
     if (ply < 0 || ply >= int(moves_.size()))
@@ -1041,9 +1041,13 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
     std::lock_guard lock(m_);
     const int n = int(moves_.size());
     const bool at_end = ply < 0 || ply >= n;
-    Position before_last;
-    const Position pos = position_at_locked(at_end ? -1 : ply, &before_last);
     const int shown = at_end ? n : ply;
+    // Kinta: the fights told (below) are those of the last turn round at the live end, else
+    // of the move shown; the positions before those moves come from the same replay.
+    const int first_fight = at_end ? std::max(1, n - settings_.players + 1) : std::max(shown, 1);
+    std::vector<Position> before_fights;  // before moves first_fight..shown
+    const Position pos =
+        position_at_locked(at_end ? -1 : ply, shown - first_fight + 1, &before_fights);
     const Colour stm = pos.to_move();
     // What this seat may not see (SPEC 25: a Blind game; or the test hook hide_others): the
     // other colours' men, hearts, zones and moves while the game is not over. The board
@@ -1242,16 +1246,10 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
     // end, every fight of the last turn round (the last `players` plies): a person who
     // attacked still reads the fight when the others have moved since, and reads theirs.
     json fights = json::array();
-    const int first = at_end ? std::max(1, n - settings_.players + 1) : shown;
-    for (int k = std::max(first, 1); k <= shown; ++k) {
+    for (int k = first_fight; k <= shown; ++k) {
         const auto i = std::size_t(k - 1);
         if (!visible_move(i) || spindles_[i].empty()) continue;
-        Position before;
-        if (k == shown)
-            before = before_last;
-        else
-            position_at_locked(k, &before);
-        json f = fight_json(before, moves_[i], spindles_[i]);
+        json f = fight_json(before_fights[std::size_t(k - first_fight)], moves_[i], spindles_[i]);
         if (f.is_null()) continue;
         f["ply"] = k;
         fights.push_back(std::move(f));

@@ -181,9 +181,12 @@ class Room {
     /// and plays it in p (a record read or played on; the referee's moves come in `take`).
     void push_move(Position& p, Move played, const std::string& comment,
                    const std::string& spindles);
-    /// before_last, when given, receives the position before the last move replayed
-    /// (unchanged when no move is).
-    Position position_at_locked(int ply, Position* before_last = nullptr) const;
+    /// The position after `ply` moves (-1 or past the end: the game's last, with the
+    /// removals after it). before_tail, when given, receives the positions before each of
+    /// the last `tail` moves replayed, oldest first (fewer when fewer moves are), taken in
+    /// the same replay. Throws std::runtime_error when the moves do not replay.
+    Position position_at_locked(int ply, int tail = 0,
+                                std::vector<Position>* before_tail = nullptr) const;
     nlohmann::json to_json_locked() const;
     bool is_in_locked(Colour c) const;
     bool hiding_locked() const;  ///< hides_anything(), m_ held
