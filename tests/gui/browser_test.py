@@ -181,7 +181,9 @@ try:
     by_colour = {'g': b, 'b': a, 'k': c}
     moved = 0
     for i in range(6):
-        s = state(w)
+        # (whose turn it is, read once the spectator has seen every move played so far: its
+        # state may lag the mover's, which play_a_move waited for)
+        s = wait_for(lambda: (lambda t: t if t['plies'] == moved else None)(state(w)), 10) or state(w)
         d = by_colour[s['to_move']]
         if wait_for(lambda: state(d)['can']['move'], 10) and play_a_move(d, i * 3):
             moved += 1
