@@ -193,14 +193,18 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   private:
     void on_accept(beast::error_code ec) {
         if (ec) return;
+        // The sender holds the session weakly and no executor: the Connection may be
+        // destroyed on its own thread after the io_context (~WsSession), and a strand held
+        // past its service locks a destroyed mutex (ThreadSanitizer saw it at shutdown).
         std::weak_ptr<WsSession> weak = shared_from_this();
-        auto exec = ws_.get_executor();
         conn_ = std::make_unique<Connection>(
             lobby_,
-            [weak, exec](const std::string& text) {
+            [weak](const std::string& text) {
+                auto self = weak.lock();
+                if (!self) return;  // the session is gone: nobody to send to
                 auto msg = std::make_shared<std::string>(text);
-                asio::post(exec, [weak, msg] {
-                    if (auto self = weak.lock()) self->queue(msg);
+                asio::post(self->ws_.get_executor(), [weak, msg] {
+                    if (auto s = weak.lock()) s->queue(msg);
                 });
             },
             cfg_.messages_per_second);
