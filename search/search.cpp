@@ -41,6 +41,15 @@ constexpr int kChanceWin = kMateBound - 1;
 // (a three-player heart placement took 9.6 M nodes at depth 1, 3 s, and lost on time).
 constexpr int kChanceQPlies = 2;
 constexpr int kHistoryFrom = kCells + 7;  // from-cells, then 6 placement types, then hearts
+// History scores stay within +-kHistoryMax (the gravity of update_history), below the
+// killers' 2^27 in move ordering.
+constexpr int kHistoryMax = 1 << 14;
+
+/// The history bonus of a quiet move that cut off at `depth` plies (its malus for the quiet
+/// moves tried before it).
+int history_bonus(int depth) {
+    return std::min(32 * depth * depth + 64 * depth, 2400);
+}
 
 int mate_in(int ply) {
     return kMate - ply;
@@ -451,8 +460,9 @@ class Worker {
                 if (victim != kNoMan)
                     return (1 << 28) + eval::kPieceValue[man_type(victim)] * 16 -
                            eval::kPieceValue[man_type(pos_.man_on(m.from()))];
-                if (m == killers_[ply][0]) return (1 << 27) + 1;
-                if (m == killers_[ply][1]) return 1 << 27;
+                if (m == killers_[ply][0]) return (1 << 27) + 2;
+                if (m == killers_[ply][1]) return (1 << 27) + 1;
+                if (m == counter_move()) return 1 << 27;
                 return history_[us][m.from()][m.to()];
             }
             case Move::Place:
@@ -460,6 +470,19 @@ class Worker {
             default:
                 return history_[us][kCells + 6][m.to()];
         }
+    }
+
+    /// The quiet move that last refuted the previous move (counter-move heuristic), or none.
+    Move counter_move() const {
+        const Move prev = pos_.state().last_move;
+        return prev.kind() == Move::Normal ? counter_[prev.from()][prev.to()] : Move();
+    }
+
+    /// Gravity update of a quiet move's history by `bonus` (negative: a malus); the score
+    /// stays within +-kHistoryMax.
+    void update_history(Move m, int bonus) {
+        int& h = history_slot(m);
+        h += bonus - h * std::abs(bonus) / kHistoryMax;
     }
 
     int& history_slot(Move m) {
@@ -640,6 +663,8 @@ class Worker {
         Move best_move;
         const Colour mover = pos_.to_move();
         std::size_t quiets = 0;
+        std::array<Move, 64> quiets_tried;  // quiet moves that did not cut off (history malus)
+        std::size_t n_quiets_tried = 0;
         for (std::size_t i = 0; i < (generated ? list.size : 1); ++i) {
             if (generated) pick(list, sc, i);
             const Move m = generated ? list.moves[i] : tt_move;
@@ -677,6 +702,8 @@ class Worker {
             }
             if (!attack) pos_.undo_move();
             if (stopped()) return 0;
+            if (!capture && score < beta && n_quiets_tried < quiets_tried.size())
+                quiets_tried[n_quiets_tried++] = m;
             if (score > best) {
                 best = score;
                 if (score > alpha) {
@@ -690,9 +717,12 @@ class Worker {
                                 killers_[ply][1] = killers_[ply][0];
                                 killers_[ply][0] = m;
                             }
-                            int& h = history_slot(m);
-                            h += depth * depth;
-                            if (h > (1 << 24)) h /= 2;
+                            const int bonus = history_bonus(depth);
+                            update_history(m, bonus);
+                            for (std::size_t k = 0; k < n_quiets_tried; ++k)
+                                update_history(quiets_tried[k], -bonus);
+                            const Move prev = pos_.state().last_move;
+                            if (prev.kind() == Move::Normal) counter_[prev.from()][prev.to()] = m;
                         }
                         break;
                     }
@@ -827,9 +857,7 @@ class Worker {
                     best_move = rp.second.is_none() ? rp.first : rp.second;
                     if (score >= beta) {  // (the PV of a cut-off is not used)
                         if (!rp.capture && rp.second.is_none() && rp.first.kind() == Move::Normal) {
-                            int& h = history_slot(rp.first);
-                            h += depth * depth;
-                            if (h > (1 << 24)) h /= 2;
+                            update_history(rp.first, history_bonus(depth));
                         }
                         break;
                     }
@@ -1056,6 +1084,7 @@ class Worker {
     int players_in_root_ = 2;
     Move killers_[kMaxPly + 1][2]{};
     int history_[kColours][kHistoryFrom][kCells]{};
+    Move counter_[kCells][kCells]{};  ///< by the previous move's from and to cells
     Move pv_[kMaxPly + 1][kMaxPly + 1]{};
     int pv_len_[kMaxPly + 2]{};
 };
