@@ -114,12 +114,23 @@ struct Searcher::Shared {
     }
 };
 
+struct Searcher::OrderingTables {
+    int history[kColours][kHistoryFrom][kCells]{};
+    Move counter[kCells][kCells]{};  ///< by the previous move's from and to cells
+};
+
 namespace {
 
 class Worker {
   public:
-    Worker(Searcher::Shared& sh, int id, const Position& root)
-        : sh_(sh), id_(id), pos_(root), root_(root.to_move()), root_ply_(root.ply()) {
+    Worker(Searcher::Shared& sh, int id, const Position& root, Searcher::OrderingTables& ot)
+        : sh_(sh),
+          id_(id),
+          pos_(root),
+          root_(root.to_move()),
+          root_ply_(root.ply()),
+          history_(ot.history),
+          counter_(ot.counter) {
         if (net_) acc_.resize(kAccPlies);
     }
 
@@ -1083,8 +1094,8 @@ class Worker {
     int seldepth_ = 0;
     int players_in_root_ = 2;
     Move killers_[kMaxPly + 1][2]{};
-    int history_[kColours][kHistoryFrom][kCells]{};
-    Move counter_[kCells][kCells]{};  ///< by the previous move's from and to cells
+    int (&history_)[kColours][kHistoryFrom][kCells];  ///< the thread's OrderingTables
+    Move (&counter_)[kCells][kCells];
     Move pv_[kMaxPly + 1][kMaxPly + 1]{};
     int pv_len_[kMaxPly + 2]{};
 };
@@ -1130,6 +1141,8 @@ std::string finished_reason(const Position& root, const MoveList& legal) {
 
 }  // namespace
 
+Searcher::Searcher(TranspositionTable& tt) : tt_(tt) {}
+
 Searcher::~Searcher() {
     stop();
     wait();
@@ -1173,6 +1186,7 @@ void Searcher::wait() {
 
 void Searcher::clear() {
     planner_.clear();
+    ordering_.clear();
 }
 
 void Searcher::run(Position root, SearchLimits limits, SearchSettings settings,
@@ -1294,8 +1308,10 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
 
     const int threads = std::max(1, sh.settings.threads);
     std::vector<std::unique_ptr<Worker>> workers;
+    while (ordering_.size() < std::size_t(threads))
+        ordering_.push_back(std::make_unique<OrderingTables>());
     for (int i = 0; i < threads; ++i) {
-        workers.push_back(std::make_unique<Worker>(sh, i, root));
+        workers.push_back(std::make_unique<Worker>(sh, i, root, *ordering_[std::size_t(i)]));
         workers.back()->init_root(legal);
         workers.back()->set_players_in_root(root.players_in());
         sh.node_counters.push_back(&workers.back()->nodes);

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -93,7 +94,7 @@ struct SearchSettings {
 /// be called from any thread.
 class Searcher {
   public:
-    explicit Searcher(TranspositionTable& tt) : tt_(tt) {}
+    explicit Searcher(TranspositionTable& tt);
     ~Searcher();
     Searcher(const Searcher&) = delete;
     Searcher& operator=(const Searcher&) = delete;
@@ -109,7 +110,8 @@ class Searcher {
     /// Blocks until the current search (if any) has sent its bestmove.
     void wait();
     bool searching() const { return running_.load(); }
-    /// Forgets what is kept between searches: the setup plan (ucinewgame).
+    /// Forgets what is kept between searches: the setup plan and the move-ordering
+    /// statistics (ucinewgame).
     void clear();
 
     /// Runs a search synchronously and returns the nodes searched (bench, analyse), with
@@ -118,6 +120,9 @@ class Searcher {
                               const SearchSettings& settings, SearchCallbacks callbacks);
 
     struct Shared;  // state shared by the threads of one search (search.cpp)
+    /// One search thread's move-ordering statistics (history, counter-moves), kept from one
+    /// search to the next of a game as Stockfish keeps its history (search.cpp).
+    struct OrderingTables;
 
   private:
     void run(Position root, SearchLimits limits, SearchSettings settings, SearchCallbacks cb);
@@ -128,6 +133,7 @@ class Searcher {
 
     std::chrono::steady_clock::time_point started_at_ = std::chrono::steady_clock::now();
     SetupPlanner planner_;
+    std::vector<std::unique_ptr<OrderingTables>> ordering_;  ///< per search thread
 
     TranspositionTable& tt_;
     std::thread main_;
