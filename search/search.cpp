@@ -619,10 +619,18 @@ class Worker {
         // Step 4. Reverse futility pruning: near the leaves, a static evaluation this far
         // above beta is taken as a fail high (where null move is sound, below).
         const bool null_ok = pos_.players() == 2 || (brs_mode() && pos_.to_move() == root_);
+        // Improving: two players, the static evaluation above the one of our move before
+        // (two plies up). Not improving, the pruning below is bolder.
+        eval_stack_[ply] = kNoEval;
+        if (play && !danger && pos_.players() == 2) eval_stack_[ply] = static_eval();
+        const bool improving = ply >= 2 && eval_stack_[ply] != kNoEval &&
+                               eval_stack_[ply - 2] != kNoEval &&
+                               eval_stack_[ply] > eval_stack_[ply - 2];
         if (!pv_node && play && !danger && null_ok && depth <= kRfpDepth &&
             std::abs(beta) < kMateBound) {
             const int ev = static_eval();
-            if (ev - kRfpMargin * depth >= beta) return ev - kRfpMargin * depth;
+            const int margin = kRfpMargin * (depth - (improving ? 1 : 0));
+            if (ev - margin >= beta) return ev - margin;
         }
 
         // Step 5. Null move: two players, and the root player's nodes of Best-Reply Search
@@ -667,7 +675,8 @@ class Worker {
         const bool prune_quiet = !pv_node && play && !danger && depth <= 3 &&
                                  std::abs(alpha) < kMateBound && std::abs(beta) < kMateBound;
         const bool futile = prune_quiet && static_eval() + 150 * depth <= alpha;
-        const std::size_t late = std::size_t(6 + 4 * depth * depth);
+        const std::size_t late =
+            std::size_t(improving ? 6 + 4 * depth * depth : 4 + 2 * depth * depth);
 
         const int alpha0 = alpha;
         int best = -kInfinite;
@@ -704,6 +713,7 @@ class Worker {
                     move_score < (1 << 27)) {
                     r = kReductions.r[std::min(depth, 63)][std::min<std::size_t>(i, 63)];
                     if (pv_node) r = std::max(0, r - 1);
+                    if (!pv_node && !improving) ++r;
                     r = std::clamp(r, 0, nd - 1);
                 }
                 score = child(alpha, alpha + 1, nd - r, ply, false, mover);
@@ -1094,6 +1104,8 @@ class Worker {
     int seldepth_ = 0;
     int players_in_root_ = 2;
     Move killers_[kMaxPly + 1][2]{};
+    static constexpr int kNoEval = std::numeric_limits<int>::min();
+    int eval_stack_[kMaxPly + 2]{};  ///< static evaluation by ply (kNoEval: none taken)
     int (&history_)[kColours][kHistoryFrom][kCells];  ///< the thread's OrderingTables
     Move (&counter_)[kCells][kCells];
     Move pv_[kMaxPly + 1][kMaxPly + 1]{};
