@@ -483,10 +483,17 @@ class Worker {
         }
     }
 
+    /// The counter-move slot of the previous move (by its from and to cells), or nullptr
+    /// when that move was not a normal move.
+    Move* counter_slot() const {
+        const Move prev = pos_.state().last_move;
+        return prev.kind() == Move::Normal ? &counter_[prev.from()][prev.to()] : nullptr;
+    }
+
     /// The quiet move that last refuted the previous move (counter-move heuristic), or none.
     Move counter_move() const {
-        const Move prev = pos_.state().last_move;
-        return prev.kind() == Move::Normal ? counter_[prev.from()][prev.to()] : Move();
+        const Move* slot = counter_slot();
+        return slot ? *slot : Move();
     }
 
     /// Gravity update of a quiet move's history by `bonus` (negative: a malus); the score
@@ -619,16 +626,21 @@ class Worker {
         // Step 4. Reverse futility pruning: near the leaves, a static evaluation this far
         // above beta is taken as a fail high (where null move is sound, below).
         const bool null_ok = pos_.players() == 2 || (brs_mode() && pos_.to_move() == root_);
+        // The node's static evaluation, taken once, when a step below first needs it.
+        int node_eval = kNoEval;
+        auto eval_once = [&] {
+            if (node_eval == kNoEval) node_eval = static_eval();
+            return node_eval;
+        };
         // Improving: two players, the static evaluation above the one of our move before
         // (two plies up). Not improving, the pruning below is bolder.
-        eval_stack_[ply] = kNoEval;
-        if (play && !danger && pos_.players() == 2) eval_stack_[ply] = static_eval();
+        eval_stack_[ply] = play && !danger && pos_.players() == 2 ? eval_once() : kNoEval;
         const bool improving = ply >= 2 && eval_stack_[ply] != kNoEval &&
                                eval_stack_[ply - 2] != kNoEval &&
                                eval_stack_[ply] > eval_stack_[ply - 2];
         if (!pv_node && play && !danger && null_ok && depth <= kRfpDepth &&
             std::abs(beta) < kMateBound) {
-            const int ev = static_eval();
+            const int ev = eval_once();
             const int margin = kRfpMargin * (depth - (improving ? 1 : 0));
             if (ev - margin >= beta) return ev - margin;
         }
@@ -639,8 +651,7 @@ class Worker {
         if (!pv_node && allow_null && play && !danger && depth >= 3 && null_ok &&
             std::abs(beta) < kMateBound &&
             popcount(pos_.pieces(pos_.to_move()) & ~pos_.pieces(pos_.to_move(), PAWN)) >= 3) {
-            int ev = static_eval();
-            if (ev >= beta) {
+            if (eval_once() >= beta) {
                 int r = 2 + depth / 4;
                 const Colour mover = pos_.to_move();
                 pos_.do_move(Move::null());
@@ -674,7 +685,7 @@ class Worker {
         // Step 7. Futility and late move pruning of quiet moves near the leaves.
         const bool prune_quiet = !pv_node && play && !danger && depth <= 3 &&
                                  std::abs(alpha) < kMateBound && std::abs(beta) < kMateBound;
-        const bool futile = prune_quiet && static_eval() + 150 * depth <= alpha;
+        const bool futile = prune_quiet && eval_once() + 150 * depth <= alpha;
         const std::size_t late =
             std::size_t(improving ? 6 + 4 * depth * depth : 4 + 2 * depth * depth);
 
@@ -742,8 +753,7 @@ class Worker {
                             update_history(m, bonus);
                             for (std::size_t k = 0; k < n_quiets_tried; ++k)
                                 update_history(quiets_tried[k], -bonus);
-                            const Move prev = pos_.state().last_move;
-                            if (prev.kind() == Move::Normal) counter_[prev.from()][prev.to()] = m;
+                            if (Move* slot = counter_slot()) *slot = m;
                         }
                         break;
                     }
