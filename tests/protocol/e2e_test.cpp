@@ -343,6 +343,8 @@ TEST_CASE(
     CHECK(WEXITSTATUS(status) == 2);
     // A long match interrupted once: it says it waits for the running game; twice: abandons.
     const std::string err = "/tmp/klinzha_sigint_" + std::to_string(::getpid()) + ".txt";
+    // Everything the child needs is made before fork (only async-signal-safe calls after).
+    const std::string command = "exec " + base + " -tc 60+1 -games 2 -ratinginterval 0";
     pid_t pid = ::fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
@@ -351,9 +353,7 @@ TEST_CASE(
         ::dup2(fd, 2);
         int null = ::open("/dev/null", O_WRONLY);
         ::dup2(null, 1);
-        ::execl("/bin/sh", "sh", "-c",
-                ("exec " + base + " -tc 60+1 -games 2 -ratinginterval 0").c_str(),
-                static_cast<char*>(nullptr));
+        ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
         ::_exit(127);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1500));

@@ -597,7 +597,9 @@ TEST_CASE("gui connection: a person plays an engine, and a reload rejoins the se
         REQUIRE(c.count("seat") == 1);
         room = c.last("seat")["room"];
         token = c.last("seat")["token"];
-        REQUIRE(eventually([&] { return c.last("state")["can"]["move"] == true; }));
+        // (A game that ends at once, an engine that did not start, says why in its status.)
+        REQUIRE_MESSAGE(eventually([&] { return c.last("state")["can"]["move"] == true; }),
+                        c.last("state").value("status_text", ""));
         conn.post(json{{"type", "move"}, {"move", c.last("state")["legal"][0]["move"]}}.dump());
         // The engine answers.
         REQUIRE(eventually([&] { return c.last("state")["plies"] == 2; }));

@@ -11,6 +11,7 @@
 #include <deque>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <random>
 #include <sstream>
 
@@ -409,6 +410,55 @@ TEST_CASE("issue 11: engines run in their own process group, and are gone after 
         CHECK(::getpgid(pid) != ::getpgrp());
     }
     CHECK(::kill(pid, 0) != 0);  // no child outlives its player
+}
+
+TEST_CASE("engines started at once from many threads all start, and none holds another's pipes") {
+    // Four threads start an engine each at the same moment, as the GUI's rooms and the
+    // runner's concurrent games do. Each must answer its handshake (a child that runs code
+    // between fork and exec may deadlock in a threaded process), and each engine's pipes
+    // must be its own: when one engine is killed, its player sees the end of its output at
+    // once, because no engine started after it inherited the pipe's writing end.
+    EngineSpec spec{"k", KLINZHA_BINARY, {}};
+    for (int round = 0; round < 3; ++round) {
+        std::vector<std::unique_ptr<ProcessPlayer>> players;
+        for (int i = 0; i < 4; ++i) players.push_back(std::make_unique<ProcessPlayer>(spec));
+        std::vector<std::optional<std::string>> errors(players.size());
+        std::vector<std::thread> threads;
+        for (std::size_t i = 0; i < players.size(); ++i)
+            threads.emplace_back([&, i] { errors[i] = players[i]->start(); });
+        for (auto& t : threads) t.join();
+        for (const auto& e : errors) CHECK_MESSAGE(!e, e.value_or(""));
+        // No engine holds a pipe of another (each engine's fds, read in /proc).
+        auto fds = [](pid_t pid) {
+            std::vector<std::string> links;
+            for (int fd = 0; fd < 256; ++fd) {
+                char buf[256];
+                const std::string path =
+                    "/proc/" + std::to_string(pid) + "/fd/" + std::to_string(fd);
+                const ssize_t n = ::readlink(path.c_str(), buf, sizeof buf - 1);
+                if (n > 0) links.emplace_back(buf, std::size_t(n));
+            }
+            return links;
+        };
+        for (std::size_t i = 0; i < players.size(); ++i) {
+            const auto own = fds(players[i]->pid());
+            REQUIRE(own.size() >= 2);
+            for (std::size_t j = 0; j < players.size(); ++j) {
+                if (j == i) continue;
+                for (const auto& link : fds(players[j]->pid()))
+                    CHECK_MESSAGE((link != own[0] && link != own[1]),
+                                  "engine " << j << " holds " << link << " of engine " << i);
+            }
+        }
+        REQUIRE(players[0]->alive());
+        ::kill(players[0]->pid(), SIGKILL);
+        // Its output ends (nullopt, and alive() turns false), well before the 5 s timeout.
+        const auto t0 = std::chrono::steady_clock::now();
+        CHECK_FALSE(players[0]->read_line_within(5000));
+        CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(4));
+        CHECK_FALSE(players[0]->alive());
+        for (std::size_t i = 1; i < players.size(); ++i) CHECK(players[i]->alive());
+    }
 }
 
 TEST_CASE("issue 11: a late bestmove is never taken as the answer to the next go") {

@@ -1,14 +1,19 @@
 // tools/match/player.cpp: see player.h.
 #include "player.h"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstring>
 #include <sstream>
+#include <vector>
+
+extern char** environ;
 
 namespace klinzha::match {
 
@@ -51,24 +56,53 @@ std::optional<std::string> ProcessPlayer::spawn() {
     kill_process();
     signal(SIGPIPE, SIG_IGN);
     dead_ = false;
+    // posix_spawn, not fork: between fork and exec a child of a threaded process may only
+    // call async-signal-safe functions, and the runner and the GUI spawn engines from many
+    // threads (a fork that built the command string in the child deadlocked under
+    // ThreadSanitizer, its allocator's lock held by another thread). The pipes are
+    // close-on-exec, so an engine started at the same time by another thread does not
+    // inherit them (which would keep this engine's pipe open after it died).
     int in[2], out[2];
-    if (pipe(in) != 0 || pipe(out) != 0) return std::string("pipe: ") + std::strerror(errno);
-    pid_ = fork();
-    if (pid_ < 0) return std::string("fork: ") + std::strerror(errno);
-    if (pid_ == 0) {
-        setpgid(0, 0);  // a group of its own: a terminal's Ctrl-C is the runner's to handle
-        dup2(in[0], 0);
-        dup2(out[1], 1);
+    if (pipe2(in, O_CLOEXEC) != 0) return std::string("pipe: ") + std::strerror(errno);
+    if (pipe2(out, O_CLOEXEC) != 0) {
+        const int e = errno;
+        close(in[0]);
         close(in[1]);
-        close(out[0]);
-        execl("/bin/sh", "sh", "-c", ("exec " + spec_.cmd).c_str(), static_cast<char*>(nullptr));
-        _exit(127);
+        return std::string("pipe: ") + std::strerror(e);
     }
+    const std::string command = "exec " + spec_.cmd;
+    char sh[] = "/bin/sh", dash_c[] = "-c";
+    std::vector<char> cmd(command.begin(), command.end());
+    cmd.push_back('\0');
+    char* argv[] = {sh, dash_c, cmd.data(), nullptr};
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, in[0], 0);  // dup2 clears close-on-exec
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    posix_spawnattr_init(&attr);
+    // A group of its own (a terminal's Ctrl-C is the runner's to handle; kill_process ends
+    // the whole group), and SIGPIPE as the default again for the engine.
+    sigset_t dflt;
+    sigemptyset(&dflt);
+    sigaddset(&dflt, SIGPIPE);
+    posix_spawnattr_setsigdefault(&attr, &dflt);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+    pid_t pid = -1;
+    const int rc = posix_spawn(&pid, sh, &actions, &attr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
     close(in[0]);
     close(out[1]);
+    if (rc != 0) {
+        close(in[1]);
+        close(out[0]);
+        return std::string("posix_spawn: ") + std::strerror(rc);
+    }
+    pid_ = pid;
     to_ = in[1];
     from_ = out[0];
-    setpgid(pid_, pid_);  // as the child does: whichever runs first
     return std::nullopt;
 }
 
