@@ -618,6 +618,29 @@ TEST_CASE("gui connection: a person plays an engine, and a reload rejoins the se
     CHECK(c3.last("state")["you"].is_null());
 }
 
+TEST_CASE("gui room: an engine that cannot start ends the room with no game and no outcome") {
+    auto list = engines();
+    list[0].spec.cmd = "/nonexistent/engine";  // the shell starts, the engine does not
+    gui::Lobby lobby(list, nullptr, {});
+    gui::RoomSettings s;
+    s.players = 2;
+    s.movetime_ms = 50;
+    s.seats[BLUE].person = false;
+    s.seats[BLUE].engine = "klinzha";
+    auto room = make_room(lobby, s);
+    std::string t;
+    REQUIRE_FALSE(room->sit(GREEN, "Ann", t));
+    json v;
+    REQUIRE(eventually([&] {
+        v = room->player_view(GREEN, -1, GREEN);
+        return v["status"] == "over";
+    }));
+    CHECK(v["status_text"].get<std::string>().find("no game") != std::string::npos);
+    CHECK(v["result"] == "");
+    for (const auto& seat : v["seats"]) CHECK(seat["outcome"].is_null());
+    CHECK_FALSE(v["can"]["move"].get<bool>());
+}
+
 TEST_CASE("gui connection: a review scores every move of the play phase for the graph") {
     gui::Lobby lobby(engines(), nullptr, {});
     // A short finished game between two people (first legal moves), then its review.

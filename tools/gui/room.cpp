@@ -1116,16 +1116,18 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
     json seats = json::array();
     for (int c = 0; c < settings_.players; ++c) {
         const bool person = settings_.seats[c].person;
-        seats.push_back({{"colour", colour_name(Colour(c))},
-                         {"name", names_[c]},
-                         {"kind", person ? "person" : "engine"},
-                         {"free", person && tokens_[c].empty()},
-                         {"present", !person || present_[c] > 0},
-                         {"in", is_in_locked(Colour(c))},
-                         {"outcome", status_ == Status::Over || status_ == Status::Review
-                                         ? json(outcome_name(outcome_[c]))
-                                         : json(nullptr)},
-                         {"draw_offer", draw_offer_[c]}});
+        seats.push_back(
+            {{"colour", colour_name(Colour(c))},
+             {"name", names_[c]},
+             {"kind", person ? "person" : "engine"},
+             {"free", person && tokens_[c].empty()},
+             {"present", !person || present_[c] > 0},
+             {"in", is_in_locked(Colour(c))},
+             // (none when the game never took place: no result)
+             {"outcome", (status_ == Status::Over || status_ == Status::Review) && !result_.empty()
+                             ? json(outcome_name(outcome_[c]))
+                             : json(nullptr)},
+             {"draw_offer", draw_offer_[c]}});
     }
     json clocks = json::array();
     const bool ticking = referee_running_ && clock_running_ != NO_COLOUR;
