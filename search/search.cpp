@@ -454,14 +454,43 @@ class Worker {
         return v;
     }
 
-    int order_score(Move m, Move tt_move, int ply) const {
-        if (m == tt_move) return 1 << 30;
-        const Colour us = pos_.to_move();
+    /// What move ordering reads of the node, gathered once: order_score runs for every
+    /// generated move (about 12 a node), and the killers, the counter-move and the hearts a
+    /// move may take are the same for all of them.
+    struct OrderContext {
+        Move tt, killer0, killer1, counter;
+        Bitboard hearts;  ///< cells where a move takes a heart (Position::heart_victim)
+        Colour us;
+        bool kinta;
+    };
+
+    OrderContext order_context(Move tt_move, int ply) const {
+        OrderContext o;
+        o.tt = tt_move;
+        o.killer0 = killers_[ply][0];
+        o.killer1 = killers_[ply][1];
+        o.counter = counter_move();
+        o.us = pos_.to_move();
+        o.kinta = pos_.kinta();
+        const Colour mover = pos_.army(o.us);
+        o.hearts = 0;
+        for (int c = 0; c < kColours; ++c)
+            if (const Cell h = pos_.heart(Colour(c));
+                h != NO_CELL && (c != mover || pos_.rules().reflective))
+                o.hearts |= bit(h);
+        return o;
+    }
+
+    /// Move ordering's score of m (higher first): the table's move, a heart capture, piece
+    /// captures by victim then attacker (Kinta: by the fight's expected gain), the killers,
+    /// the counter-move, then history (placements by the type placed).
+    int order_score(const OrderContext& o, Move m) const {
+        if (m == o.tt) return 1 << 30;
         switch (m.kind()) {
             case Move::Normal: {
-                if (pos_.heart_victim(m) != NO_COLOUR) return 1 << 29;
+                if (test(o.hearts, m.to())) return 1 << 29;
                 Man victim = pos_.man_on(m.to());
-                if (victim != kNoMan && pos_.kinta()) {  // the fight's expected gain
+                if (victim != kNoMan && o.kinta) {  // the fight's expected gain
                     const double p = fight_odds(m).win;
                     const double gain =
                         p * eval::kPieceValue[man_type(victim)] -
@@ -471,16 +500,22 @@ class Worker {
                 if (victim != kNoMan)
                     return (1 << 28) + eval::kPieceValue[man_type(victim)] * 16 -
                            eval::kPieceValue[man_type(pos_.man_on(m.from()))];
-                if (m == killers_[ply][0]) return (1 << 27) + 2;
-                if (m == killers_[ply][1]) return (1 << 27) + 1;
-                if (m == counter_move()) return 1 << 27;
-                return history_[us][m.from()][m.to()];
+                if (m == o.killer0) return (1 << 27) + 2;
+                if (m == o.killer1) return (1 << 27) + 1;
+                if (m == o.counter) return 1 << 27;
+                return history_[o.us][m.from()][m.to()];
             }
             case Move::Place:
-                return history_[us][kCells + m.placed_type()][m.to()];
+                return history_[o.us][kCells + m.placed_type()][m.to()];
             default:
-                return history_[us][kCells + 6][m.to()];
+                return history_[o.us][kCells + 6][m.to()];
         }
+    }
+
+    /// Position::is_capture(m), the hearts read from the node's context.
+    bool is_capture(const OrderContext& o, Move m) const {
+        return m.kind() == Move::Normal &&
+               (pos_.man_on(m.to()) != kNoMan || test(o.hearts, m.to()));
     }
 
     /// The counter-move slot of the previous move (by its from and to cells), or nullptr
@@ -674,8 +709,8 @@ class Worker {
         bool generated = false;
         auto generate = [&] {
             generate_legal(pos_, list);
-            for (std::size_t i = 0; i < list.size; ++i)
-                sc[i] = order_score(list.moves[i], tt_move, ply);
+            const OrderContext oc = order_context(tt_move, ply);
+            for (std::size_t i = 0; i < list.size; ++i) sc[i] = order_score(oc, list.moves[i]);
             generated = true;
         };
         const bool tt_first =
@@ -795,8 +830,9 @@ class Worker {
         generate_legal(pos_, l);
         Move best = Move::null();
         int best_score = std::numeric_limits<int>::min();
+        const OrderContext oc = order_context(Move(), ply);
         for (Move m : l)
-            if (int sc = order_score(m, Move(), ply); sc > best_score) {
+            if (int sc = order_score(oc, m); sc > best_score) {
                 best_score = sc;
                 best = m;
             }
@@ -815,18 +851,18 @@ class Worker {
         generate_legal(pos_, l);
         if (l.size == 0) return no_moves(alpha, beta, depth, ply);
         // Step BRS-1. The first opponent moves; the second is idle.
-        for (Move m : l)
-            replies.push_back({m, Move(), order_score(m, tt_move, ply), is_capture(m)});
+        const OrderContext oc = order_context(tt_move, ply);
+        for (Move m : l) replies.push_back({m, Move(), order_score(oc, m), is_capture(oc, m)});
         // Step BRS-2. The first opponent is idle; the second moves.
         const Move idle = idle_reply(ply);
         pos_.do_move(likely(idle));
         if (pos_.to_move() != root_ && pos_.phase() == Phase::Play && !pos_.game_over()) {
             MoveList l2;
             generate_legal(pos_, l2);
+            const OrderContext oc2 = order_context(Move(), ply + 1);
             for (Move m : l2)
-                replies.push_back({idle, m,
-                                   order_score(m, Move(), ply + 1) - (m == tt_move ? 0 : 1),
-                                   is_capture(m)});
+                replies.push_back(
+                    {idle, m, order_score(oc2, m) - (m == tt_move ? 0 : 1), is_capture(oc2, m)});
         }
         pos_.undo_move();
         const bool danger = heart_in_danger();
@@ -958,9 +994,10 @@ class Worker {
             lines = heart_attack_lines(pos_, own, root_only ? root_ : NO_COLOUR);
             own_heart = pos_.heart(own);
         }
+        const OrderContext oc = order_context(Move(), ply);
         for (std::size_t i = 0; i < list.size; ++i) {
             const Move m = list.moves[i];
-            if (!evasions && !is_capture(m)) continue;
+            if (!evasions && !is_capture(oc, m)) continue;
             // Delta pruning: a man's capture that cannot lift the stand-pat to alpha even
             // with a margin (heart captures are always tried).
             if (!evasions && best + kDeltaMargin < alpha && pos_.heart_victim(m) == NO_COLOUR) {
@@ -981,12 +1018,11 @@ class Worker {
                 if (!saved) continue;
             }
             list.moves[n] = m;
-            sc[n++] = order_score(m, Move(), ply);
+            sc[n++] = order_score(oc, m);
         }
         // Nothing saves the heart: search every move; the reply takes it (a mate).
         if (evasions && n == 0)
-            for (std::size_t i = 0; i < list.size; ++i)
-                sc[n++] = order_score(list.moves[i], Move(), ply);
+            for (std::size_t i = 0; i < list.size; ++i) sc[n++] = order_score(oc, list.moves[i]);
         list.size = n;
         const Colour mover = pos_.to_move();
         for (std::size_t i = 0; i < list.size; ++i) {
