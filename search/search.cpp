@@ -870,6 +870,9 @@ class Worker {
         int best = -kInfinite;
         Move best_move;
         const Colour mover = pos_.to_move();
+        // The first opponent's quiet replies that did not cut off (the history malus).
+        std::array<Move, 64> quiets_tried;
+        std::size_t n_quiets_tried = 0;
         // Best first: picked one by one for the first few (a cut-off comes early as a rule),
         // the rest sorted once when the layer goes on.
         constexpr std::size_t kPicked = 6;
@@ -918,13 +921,19 @@ class Worker {
             }
             for (int k = 0; k < done; ++k) pos_.undo_move();
             if (stopped()) return 0;
+            if (score < beta && !rp.capture && rp.second.is_none() &&
+                rp.first.kind() == Move::Normal && n_quiets_tried < quiets_tried.size())
+                quiets_tried[n_quiets_tried++] = rp.first;
             if (score > best) {
                 best = score;
                 if (score > alpha) {
                     best_move = rp.second.is_none() ? rp.first : rp.second;
                     if (score >= beta) {  // (the PV of a cut-off is not used)
                         if (!rp.capture && rp.second.is_none() && rp.first.kind() == Move::Normal) {
-                            update_history(rp.first, history_bonus(depth));
+                            const int bonus = history_bonus(depth);
+                            update_history(rp.first, bonus);
+                            for (std::size_t k = 0; k < n_quiets_tried; ++k)
+                                update_history(quiets_tried[k], -bonus);
                         }
                         break;
                     }

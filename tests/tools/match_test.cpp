@@ -95,7 +95,7 @@ class Scripted : public Player {
         MoveList l;
         generate_legal(p, l);
         if (capture)  // the first move that takes an opposing man
-            for (int i = 0; i < l.size; ++i)
+            for (std::size_t i = 0; i < l.size; ++i)
                 if (l.moves[i].kind() == Move::Normal && p.man_on(l.moves[i].to()) != kNoMan &&
                     man_colour(p.man_on(l.moves[i].to())) != p.to_move())
                     return move_to_string(l.moves[i]);
