@@ -191,8 +191,18 @@ class Position {
         if (m.kind() != Move::Normal) return NO_COLOUR;
         const Colour mover = army(to_move());
         for (int c = 0; c < kColours; ++c)
-            if (heart(Colour(c)) == m.to() && (c != mover || rules_.reflective)) return Colour(c);
+            if (heart(Colour(c)) == m.to() && takes_heart(mover, Colour(c))) return Colour(c);
         return NO_COLOUR;
+    }
+    /// The cells where a play move of the side to move takes a heart (heart_victim is not
+    /// NO_COLOUR there): a set to test many moves against at once (move ordering).
+    Bitboard takeable_hearts() const {
+        const Colour mover = army(to_move());
+        Bitboard b = 0;
+        for (int c = 0; c < kColours; ++c)
+            if (heart(Colour(c)) != NO_CELL && takes_heart(mover, Colour(c)))
+                b |= bit(heart(Colour(c)));
+        return b;
     }
     /// True if the play move m (legal here) captures a piece or a heart.
     bool is_capture(Move m) const {
@@ -297,6 +307,10 @@ class Position {
     std::uint64_t compute_key() const;
 
   private:
+    /// True if a man of army `mover` ending on colour c's heart takes it: an opposing
+    /// heart, or under Reflective any heart (SPEC 4, 21). The one place of that rule for
+    /// heart_victim and takeable_hearts.
+    bool takes_heart(Colour mover, Colour c) const { return c != mover || rules_.reflective; }
     void put(State& s, Colour c, PieceType t, Cell sq);
     void remove(State& s, Cell sq);
     void pass_turn(State& s, Colour mover);

@@ -459,7 +459,7 @@ class Worker {
     /// move may take are the same for all of them.
     struct OrderContext {
         Move tt, killer0, killer1, counter;
-        Bitboard hearts;  ///< cells where a move takes a heart (Position::heart_victim)
+        Bitboard hearts;  ///< cells where a move takes a heart (Position::takeable_hearts)
         Colour us;
         bool kinta;
     };
@@ -472,12 +472,7 @@ class Worker {
         o.counter = counter_move();
         o.us = pos_.to_move();
         o.kinta = pos_.kinta();
-        const Colour mover = pos_.army(o.us);
-        o.hearts = 0;
-        for (int c = 0; c < kColours; ++c)
-            if (const Cell h = pos_.heart(Colour(c));
-                h != NO_CELL && (c != mover || pos_.rules().reflective))
-                o.hearts |= bit(h);
+        o.hearts = pos_.takeable_hearts();
         return o;
     }
 
@@ -536,6 +531,14 @@ class Worker {
     void update_history(Move m, int bonus) {
         int& h = history_slot(m);
         h += bonus - h * std::abs(bonus) / kHistoryMax;
+    }
+
+    /// A quiet move cut off: it gains the history bonus of `depth`, and the quiet moves
+    /// tried before it at the node lose it (the malus).
+    void reward_quiet(Move best, const Move* tried, std::size_t n_tried, int depth) {
+        const int bonus = history_bonus(depth);
+        update_history(best, bonus);
+        for (std::size_t k = 0; k < n_tried; ++k) update_history(tried[k], -bonus);
     }
 
     int& history_slot(Move m) {
@@ -784,10 +787,7 @@ class Worker {
                                 killers_[ply][1] = killers_[ply][0];
                                 killers_[ply][0] = m;
                             }
-                            const int bonus = history_bonus(depth);
-                            update_history(m, bonus);
-                            for (std::size_t k = 0; k < n_quiets_tried; ++k)
-                                update_history(quiets_tried[k], -bonus);
+                            reward_quiet(m, quiets_tried.data(), n_quiets_tried, depth);
                             if (Move* slot = counter_slot()) *slot = m;
                         }
                         break;
@@ -930,10 +930,7 @@ class Worker {
                     best_move = rp.second.is_none() ? rp.first : rp.second;
                     if (score >= beta) {  // (the PV of a cut-off is not used)
                         if (!rp.capture && rp.second.is_none() && rp.first.kind() == Move::Normal) {
-                            const int bonus = history_bonus(depth);
-                            update_history(rp.first, bonus);
-                            for (std::size_t k = 0; k < n_quiets_tried; ++k)
-                                update_history(quiets_tried[k], -bonus);
+                            reward_quiet(rp.first, quiets_tried.data(), n_quiets_tried, depth);
                         }
                         break;
                     }
