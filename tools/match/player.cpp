@@ -60,8 +60,8 @@ std::optional<std::string> ProcessPlayer::spawn() {
     // call async-signal-safe functions, and the runner and the GUI spawn engines from many
     // threads (a fork that built the command string in the child deadlocked under
     // ThreadSanitizer, its allocator's lock held by another thread). The pipes are
-    // close-on-exec, so an engine started at the same time by another thread does not
-    // inherit them (which would keep this engine's pipe open after it died).
+    // close-on-exec, so no engine started later, by any thread, inherits this engine's
+    // ends of them (which kept its input open after the runner closed it).
     int in[2], out[2];
     if (pipe2(in, O_CLOEXEC) != 0) return std::string("pipe: ") + std::strerror(errno);
     if (pipe2(out, O_CLOEXEC) != 0) {

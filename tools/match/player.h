@@ -75,8 +75,8 @@ class ProcessPlayer : public Player {
     std::optional<std::string> read_line_within(std::int64_t ms) { return read_line(ms); }
     /// Starts the process without any handshake (compliance checks the handshake itself):
     /// `/bin/sh -c "exec <cmd>"` by posix_spawn, in a process group of its own, its standard
-    /// input and output on close-on-exec pipes (so engines started at once by other threads
-    /// never inherit them). Safe to call from any thread of a threaded process. Returns an
+    /// input and output on close-on-exec pipes (so no engine started later, by any thread,
+    /// inherits them). Safe to call from any thread of a threaded process. Returns an
     /// error text when the pipes or the spawn fail (a command that does not exist shows
     /// later, as the shell's exit: alive() turns false at the first read).
     std::optional<std::string> spawn();
