@@ -18,6 +18,7 @@
 #include "engine/perft.h"
 #include "engine/record.h"
 #include "engine/svg.h"
+#include "engine/version.h"
 #include "reference_epd.h"
 #include "uci.h"
 
@@ -509,7 +510,7 @@ int main(int argc, char** argv) {
     }
     if (vm.count("help")) {
         std::cout
-            << "klinzha " << KLINZHA_VERSION
+            << "klinzha " << version()
             << ": an engine for Klin Zha and Romulan Heart (UCI dialect)\n\n"
                "usage: klinzha [options]                      UCI on stdin/stdout\n"
                "       klinzha [options] perft <d> [\"<position>\"] [Name=value ...]\n"
@@ -527,7 +528,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (vm.count("version")) {
-        std::cout << "klinzha " << KLINZHA_VERSION << "\n";
+        std::cout << "klinzha " << version() << "\n";
         return 0;
     }
     auto level = spdlog::level::from_str(vm["log-level"].as<std::string>());

@@ -16,6 +16,7 @@
 #include "engine/combat.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "engine/version.h"
 #include "eval/evaluate.h"
 
 namespace klinzha::uci {
@@ -242,7 +243,7 @@ void UciSession::cmd_combat(const std::vector<std::string>& t) {
 }
 
 void UciSession::cmd_uci() {
-    sink_.line(std::string("id name klinzha ") + KLINZHA_VERSION);
+    sink_.line(std::string("id name klinzha ") + version());
     sink_.line("id author the klinzha developers");
     for (const auto& o : options()) sink_.line(option_line(o));
     sink_.line("uciok");

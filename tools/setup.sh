@@ -17,10 +17,12 @@ set -euo pipefail
 
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 packages=(g++ clang libclang-rt-dev cmake make libboost-dev libboost-program-options-dev
-          doctest-dev libspdlog-dev nlohmann-json3-dev libsqlite3-dev libsqlitecpp-dev parallel)
+          doctest-dev libspdlog-dev nlohmann-json3-dev libsqlite3-dev libsqlitecpp-dev parallel
+          help2man dpkg-dev file)
 # Only for the tests: klinzha-gui in headless Chromium (tests/gui/browser_test.py), and the
-# network's trainer against the engine (tests/nnue/nnue_test.py: PyTorch, NumPy).
-test_packages=(chromium chromium-driver python3-selenium python3-torch python3-numpy)
+# network's trainer against the engine (tests/nnue/nnue_test.py: PyTorch, NumPy); a WebSocket
+# client for the installed klinzha-gui (tests/install) and tools/gui/loadtest.py.
+test_packages=(chromium chromium-driver python3-selenium python3-torch python3-numpy python3-websockets)
 
 install_packages() {  # install_packages [extra packages...]
     local missing=()

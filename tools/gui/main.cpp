@@ -14,6 +14,7 @@
 #include <iostream>
 #include <thread>
 
+#include "engine/version.h"
 #include "lobby.h"
 #include "server.h"
 #include "store.h"
@@ -51,7 +52,7 @@ int main(int argc, char** argv) {
     po::options_description opts(
         "klinzha-gui: rooms where people and engines play Klin Zha and Romulan Heart in the "
         "browser (docs/gui.md)");
-    opts.add_options()("help,h", "show this help")(
+    opts.add_options()("help,h", "show this help")("version", "print the version")(
         "host", po::value<std::string>()->default_value("127.0.0.1"),
         "address to listen on (beyond 127.0.0.1: see docs/gui.md, put it behind TLS)")(
         "port", po::value<int>()->default_value(8080), "port to listen on (0: any free port)")(
@@ -99,6 +100,10 @@ int main(int argc, char** argv) {
     }
     if (vm.count("help")) {
         std::cout << opts << "\n";
+        return 0;
+    }
+    if (vm.count("version")) {
+        std::cout << "klinzha-gui " << version() << "\n";
         return 0;
     }
     spdlog::set_level(spdlog::level::from_str(vm["log-level"].as<std::string>()));

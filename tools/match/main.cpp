@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "compliance.h"
+#include "engine/version.h"
 #include "openings.h"
 #include "state.h"
 #include "tournament.h"
@@ -116,7 +117,7 @@ double number(const std::string& s, const std::string& what) {
 
 int main(int argc, char** argv) {
     po::options_description desc("klinzha-match options (one dash or two)");
-    desc.add_options()("help", "show this help")(
+    desc.add_options()("help", "show this help")("version", "print the version")(
         "engine", po::value<std::vector<std::string>>()->multitoken(),
         "an engine: cmd=<command> name=<name> [depth=N] [nodes=N] option.<Name>=<value> ..."
         " (repeat per engine)")("each", po::value<std::vector<std::string>>()->multitoken(),
@@ -199,6 +200,10 @@ int main(int argc, char** argv) {
         po::notify(vm);
         if (vm.count("help") || argc == 1) {
             std::cout << desc << "\n";
+            return 0;
+        }
+        if (vm.count("version")) {
+            std::cout << "klinzha-match " << version() << "\n";
             return 0;
         }
         std::vector<std::pair<std::string, std::string>> each;

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "engine/movegen.h"
+#include "engine/version.h"
 #include "eval/evaluate.h"
 #include "eval/nnue/network.h"
 #include "eval/nnue/sample.h"
@@ -109,8 +110,8 @@ int main(int argc, char** argv) {
     GenConfig cfg;
     std::string out_path;
     po::options_description desc("klinzha-gen: training data by self-play (eval/nnue/sample.h)");
-    desc.add_options()("help,h", "show this help")("out,o", po::value<std::string>(&out_path),
-                                                   "data file to append to (required)")(
+    desc.add_options()("help,h", "show this help")("version", "print the version")(
+        "out,o", po::value<std::string>(&out_path), "data file to append to (required)")(
         "games", po::value<int>(&cfg.games)->default_value(100), "games to play")(
         "nodes", po::value<std::uint64_t>(&cfg.nodes)->default_value(5000),
         "nodes per move (placements: the planner's fixed effort)")(
@@ -137,6 +138,10 @@ int main(int argc, char** argv) {
     }
     if (vm.count("help")) {
         std::cout << desc << "\n";
+        return 0;
+    }
+    if (vm.count("version")) {
+        std::cout << "klinzha-gen " << klinzha::version() << "\n";
         return 0;
     }
     if (out_path.empty() || cfg.games < 1 || cfg.nodes < 1 || cfg.random_plies < 0 ||

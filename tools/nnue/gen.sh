@@ -18,9 +18,17 @@ if [ $# -lt 3 ]; then
 fi
 out=$1 shards=$2 games=$3
 shift 3
-gen=${KLINZHA_GEN:-$(dirname "$0")/../../build/release/klinzha-gen}
+# klinzha-gen: $KLINZHA_GEN; else the build beside this script (a source tree); else the
+# installed one (this script in <prefix>/share/klinzha/nnue, the program in <prefix>/bin);
+# else the one on PATH.
+here=$(dirname "$0")
+gen=${KLINZHA_GEN:-}
+for g in "$here/../../build/release/klinzha-gen" "$here/../../../bin/klinzha-gen" \
+         "$(command -v klinzha-gen || true)"; do
+    [ -z "$gen" ] && [ -n "$g" ] && [ -x "$g" ] && gen=$g
+done
 command -v parallel >/dev/null || { echo "gen.sh: GNU parallel is needed (apt install parallel)" >&2; exit 2; }
-[ -x "$gen" ] || { echo "gen.sh: no klinzha-gen at $gen (set KLINZHA_GEN)" >&2; exit 2; }
+[ -n "$gen" ] && [ -x "$gen" ] || { echo "gen.sh: no klinzha-gen found (set KLINZHA_GEN)" >&2; exit 2; }
 seq 1 "$shards" | parallel --halt now,fail=1 --line-buffer \
     "$gen" --out "$out.{}" --games "$games" --seed {} "$@"
 for k in $(seq 1 "$shards"); do cat "$out.$k"; done >> "$out"

@@ -24,16 +24,36 @@
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "engine/record.h"
+#include "engine/version.h"
 #include "eval/evaluate.h"
 
 using namespace klinzha;
 
 namespace {
 
+constexpr const char* kUsage =
+    "usage: klinzha-tune extract RECORD... -o DATA\n"
+    "       klinzha-tune fit DATA [-o HEADER] [--iterations N]\n";
+
+/// The command line was wrong: the usage on standard error, exit status 2.
 int usage() {
-    std::cerr << "usage: klinzha-tune extract RECORD... -o DATA\n"
-                 "       klinzha-tune fit DATA [-o HEADER] [--iterations N]\n";
+    std::cerr << kUsage;
     return 2;
+}
+
+/// `--help`: what the tuner does and its usage on standard output (help2man reads it).
+int help() {
+    std::cout
+        << "klinzha-tune: tunes the evaluation's weights by the Texel method (docs/search.md)\n\n"
+        << kUsage
+        << "\n  extract   the quiet play positions of game records (PGN, as klinzha-match\n"
+           "            writes them) with each colour's result, into DATA\n"
+           "  fit       fits the weights to the results and writes them as a C++ header\n"
+           "            (default eval/weights.h)\n"
+           "  --iterations N   Adam steps of the fit (default 3000)\n"
+           "  --help, -h       show this help\n"
+           "  --version        print the version\n";
+    return 0;
 }
 
 bool quiet(const Position& p) {
@@ -214,6 +234,12 @@ int fit(const std::string& data, const std::string& header, int iterations) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h"))
+        return help();
+    if (argc == 2 && std::string(argv[1]) == "--version") {
+        std::cout << "klinzha-tune " << version() << "\n";
+        return 0;
+    }
     if (argc < 3) return usage();
     const std::string cmd = argv[1];
     std::vector<std::string> files;
