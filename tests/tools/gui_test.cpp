@@ -20,6 +20,7 @@
 #include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,6 +28,7 @@
 #include "connection.h"
 #include "engine/combat.h"
 #include "engine/notation.h"
+#include "engine/record.h"
 #include "engine/svg.h"
 #include "lobby.h"
 #include "room.h"
@@ -177,6 +179,103 @@ TEST_CASE("gui room: a draw needs every player, a resignation ends a two-player 
     CHECK(v["result"] == "1-0");
     CHECK(v["winners"][0] == "Ann");
     CHECK(v["termination"] == "Bob resigns");
+}
+
+/// A three-player room of three people (Ann, Bob, Cat) from the SPEC 10 sample (play phase,
+/// Black to move), with the clock `tc` ("" none).
+std::shared_ptr<gui::Room> three_people(gui::Lobby& lobby, const std::string& tc) {
+    gui::RoomSettings s;
+    s.players = 3;
+    s.tc = tc;
+    s.start_fen =
+        "3 Hi99,Qi67,Ri99,Bh68,Ni78,Nh79,Pi56,Pg68,Pf69,Wh78 Hi23,Qh24,Rg25,Bh35,Ni34,Ng36,"
+        "Pi45,Pi23,Ph13,Wh46 Hc17,Qd38,Re27,Bd16,Nd39,Nd17,Pe26,Pd49,Pc17,Wd28 k play 5 2";
+    auto room = make_room(lobby, s);
+    std::string t;
+    REQUIRE_FALSE(room->sit(GREEN, "Ann", t));
+    REQUIRE_FALSE(room->sit(BLUE, "Bob", t));
+    REQUIRE_FALSE(room->sit(BLACK, "Cat", t));
+    return room;
+}
+
+TEST_CASE("gui room: three players, a resignation puts the player out and play goes on") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    auto room = three_people(lobby, "");
+    REQUIRE(play_first(*room, BLACK));  // Cat, then Ann
+    REQUIRE(play_first(*room, GREEN));
+    // Bob, to move, resigns: he is out at once (SPEC 7), and Cat is to move.
+    REQUIRE_FALSE(room->resign(BLUE));
+    json v;
+    CHECK(eventually([&] {
+        v = room->player_view(BLACK, -1, BLACK);
+        return v["to_move"] == "k";
+    }));
+    CHECK(v["status"] == "running");
+    CHECK(v["seats"][1]["in"] == false);
+    CHECK(v["seats"][0]["in"] == true);
+    CHECK(v["can"]["move"] == true);
+    CHECK_FALSE(v["legal"].empty());
+    CHECK(v["status_text"].get<std::string>().rfind("Your move", 0) == 0);
+    // Bob may do nothing more; Cat and Ann play on.
+    CHECK(room->resign(BLUE));
+    REQUIRE(play_first(*room, BLACK));
+    REQUIRE(play_first(*room, GREEN));
+    CHECK(room->player_view(BLACK, -1, BLACK)["can"]["move"] == true);
+    // The record says who went out, and where.
+    CHECK(room->record().find("{b out: resigned}") != std::string::npos);
+    // Cat resigns too: Ann is the last player in and wins.
+    REQUIRE_FALSE(room->resign(BLACK));
+    CHECK(eventually([&] { return room->status() == gui::Room::Status::Over; }));
+    v = room->player_view(std::nullopt, -1, GREEN);
+    CHECK(v["result"] == "1-0-0");
+    CHECK(v["winners"][0] == "Ann");
+}
+
+TEST_CASE("gui room: three players, a flag fall puts the player out and play goes on") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    auto room = three_people(lobby, "3+0");
+    REQUIRE(play_first(*room, BLACK));  // Cat, then Ann; Bob lets his 3 s run out
+    REQUIRE(play_first(*room, GREEN));
+    json v;
+    CHECK(eventually([&] {
+        v = room->player_view(BLACK, -1, BLACK);
+        return v["to_move"] == "k";
+    }));
+    CHECK(v["status"] == "running");
+    CHECK(v["seats"][1]["in"] == false);
+    CHECK(v["can"]["move"] == true);
+    CHECK(v["clock_running"] == "k");
+    CHECK(room->record().find("{b out: lost on time}") != std::string::npos);
+    REQUIRE(play_first(*room, BLACK));  // and the game goes on
+    CHECK(room->player_view(GREEN, -1, GREEN)["to_move"] == "g");
+}
+
+TEST_CASE("gui room: a record saved mid-game reads back as one unfinished game, with its names") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    auto room = make_room(lobby, two_people());
+    std::string t;
+    REQUIRE_FALSE(room->sit(GREEN, "Ann", t));
+    REQUIRE_FALSE(room->sit(BLUE, "Bob", t));
+    REQUIRE(play_next(*room));
+    REQUIRE(play_next(*room));
+    const std::string pgn = room->record();
+    CHECK(pgn.find("[Result \"*\"]") != std::string::npos);
+    std::istringstream in(pgn);
+    const auto games = read_records(in);
+    REQUIRE(games.size() == 1);
+    CHECK(games[0].result == "*");
+    const auto r = replay(games[0], Rules{}, 2, false);
+    CHECK(r.error.empty());
+    CHECK(r.moves.size() == 2);
+    // Read back in a review room: the names are the players', no seat is free.
+    auto review = gui::Room::review("rv0001", pgn, 0, {});
+    REQUIRE(std::holds_alternative<std::shared_ptr<gui::Room>>(review));
+    const json v = std::get<std::shared_ptr<gui::Room>>(review)->player_view(std::nullopt, -1, GREEN);
+    CHECK(v["seats"][0]["name"] == "Ann");
+    CHECK(v["seats"][1]["name"] == "Bob");
+    CHECK(v["seats"][0]["free"] == false);
+    CHECK(v["seats"][1]["free"] == false);
+    CHECK(v["plies"] == 2);
 }
 
 TEST_CASE("gui room: Kinta shows a person the odds before an attack, and the fight after it") {

@@ -1026,15 +1026,8 @@ std::string Room::record() const {
     cfg.players = settings_.players;
     cfg.rules = settings_.rules;
     if (!settings_.tc.empty()) cfg.tc = *match::TimeControl::parse(settings_.tc);
-    std::string pgn = match::to_pgn(g, cfg, 1, "klinzha-gui");
-    if (result_.empty()) {  // not finished: the result is `*`
-        const std::string r = g.result();
-        for (std::size_t at; (at = pgn.find("[Result \"" + r + "\"]")) != std::string::npos;)
-            pgn.replace(at, 10 + r.size(), "[Result \"*");
-        const auto last = pgn.rfind(r);
-        if (last != std::string::npos) pgn.replace(last, r.size(), "*");
-    }
-    return pgn;
+    g.unfinished = result_.empty();  // not finished: the result is `*`
+    return match::to_pgn(g, cfg, 1, "klinzha-gui");
 }
 
 json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) const {
@@ -1120,7 +1113,7 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
             {{"colour", colour_name(Colour(c))},
              {"name", names_[c]},
              {"kind", person ? "person" : "engine"},
-             {"free", person && tokens_[c].empty()},
+             {"free", person && tokens_[c].empty() && status_ != Status::Review},
              {"present", !person || present_[c] > 0},
              {"in", is_in_locked(Colour(c))},
              // (none when the game never took place: no result)

@@ -64,6 +64,7 @@ std::string TimeControl::describe() const {
 }
 
 std::string GameRecord::result() const {
+    if (unfinished) return "*";
     auto token = [&](Colour c) {
         switch (outcome[c]) {
             case Outcome::Win:
@@ -323,6 +324,10 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
             return true;
         }
         g.termination += (g.termination.empty() ? "" : "; ") + g.names[c] + " out: " + why;
+        // Those who watch the game (klinzha-gui's room) learn of the removal now, as of a
+        // move: play goes on with the next player (SPEC 7), and a view that waited for the
+        // next move would show the removed player still to move.
+        if (on_move) on_move(g);
         return false;
     };
 
@@ -565,7 +570,7 @@ std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round,
     for (const auto& [name, value] : g.extra_tags)
         o << "[" << name << " \"" << esc(value) << "\"]\n";
     o << "[Result \"" << g.result() << "\"]\n[Termination \"" << g.termination << "\"]\n";
-    if (g.players == 3) {
+    if (g.players == 3 && !g.unfinished) {
         o << "[ScoreRH \"";
         for (int c = 0; c < 3; ++c) o << (c ? " " : "") << g.rh_points(Colour(c));
         o << "\"]\n[ScoreKZ \"";

@@ -141,7 +141,12 @@ struct GameRecord {
     /// or the game was abandoned. Such a game is no result and is not recorded.
     std::string aborted;
 
-    /// "1-0", "0-1", "1/2-1/2" (two players); "1-0-0" style per g-b-k, halves for draws.
+    /// The game is still going on (klinzha-gui saves a record mid-game): its result is `*`
+    /// (PGN's unfinished game), whatever `outcome` holds.
+    bool unfinished = false;
+
+    /// "1-0", "0-1", "1/2-1/2" (two players); "1-0-0" style per g-b-k, halves for draws;
+    /// "*" when unfinished.
     std::string result() const;
     /// Match points: win 1, draw 1/2, loss 0.
     double points(Colour c) const;
@@ -152,7 +157,8 @@ struct GameRecord {
 };
 
 /// Plays a game. seats[c] plays colour c (two or three seats). on_move, if set, is told of
-/// each move (for progress output).
+/// each move (for progress output) and of each removal after which play goes on (a player
+/// out in three players, SPEC 7: GameRecord::removals has grown, no move was added).
 GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
                      const std::function<void(const GameRecord&)>& on_move = {});
 
