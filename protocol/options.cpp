@@ -243,6 +243,42 @@ std::vector<Option> make_table() {
         }
         t.push_back(std::move(o));
     }
+    // Playing strength for people (search/skill.h): the options chess GUIs know. The level
+    // in force is UCI_Elo's when UCI_LimitStrength is on, else Skill Level's.
+    t.push_back({"Skill Level",
+                 T::Spin,
+                 std::to_string(kSkillMax),
+                 0,
+                 kSkillMax,
+                 {},
+                 "playing strength: 0 (a beginner's) to 20 (full strength); docs/search.md",
+                 [](OptionContext& c, const std::string& v) {
+                     c.engine.set_skill_level(std::stoi(v));
+                     return ok();
+                 }});
+    t.push_back({"UCI_LimitStrength",
+                 T::Check,
+                 "false",
+                 0,
+                 0,
+                 {},
+                 "play at the strength UCI_Elo names instead of Skill Level's",
+                 [](OptionContext& c, const std::string& v) {
+                     c.engine.set_limit_strength(*parse_bool(v));
+                     return ok();
+                 }});
+    t.push_back({"UCI_Elo",
+                 T::Spin,
+                 std::to_string(kSkillEloMax),
+                 kSkillEloMin,
+                 kSkillEloMax,
+                 {},
+                 "with UCI_LimitStrength: the Elo to play at, on this game's scale (Baseline "
+                 "random = 0; docs/search.md, Levels)",
+                 [](OptionContext& c, const std::string& v) {
+                     c.engine.set_elo(std::stoi(v));
+                     return ok();
+                 }});
     t.push_back({"Baseline",
                  T::Combo,
                  "none",

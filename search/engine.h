@@ -65,6 +65,23 @@ class Engine {
     void set_planner(const SetupPlanner::Params& p) { settings_.planner = p; }
     const SetupPlanner::Params& planner() const { return settings_.planner; }
     void set_baseline(Baseline b) { baseline_ = b; }
+    /// Playing strength (search/skill.h): `Skill Level` 0..20, `UCI_LimitStrength` and
+    /// `UCI_Elo` (this game's scale). The level in force (SearchSettings::skill_level) is
+    /// skill_level_for_elo(elo) while the strength is limited, else the Skill Level.
+    void set_skill_level(int level) {
+        skill_level_ = level;
+        update_skill();
+    }
+    void set_limit_strength(bool on) {
+        limit_strength_ = on;
+        update_skill();
+    }
+    void set_elo(int elo) {
+        elo_ = elo;
+        update_skill();
+    }
+    /// The seed of the weakened choices (0: a fresh one each search; tests fix it).
+    void set_skill_seed(std::uint64_t seed) { settings_.skill_seed = seed; }
     /// What `startpos` means: 2 or 3 players. The current position is kept.
     void set_players(int n) { players_ = n; }
     int players() const { return players_; }
@@ -155,6 +172,13 @@ class Engine {
     int players_ = 2;
     Position pos_;
     Baseline baseline_ = Baseline::Normal;
+    int skill_level_ = kSkillMax;
+    bool limit_strength_ = false;
+    int elo_ = kSkillEloMax;
+    /// settings_.skill_level from the three strength options.
+    void update_skill() {
+        settings_.skill_level = limit_strength_ ? skill_level_for_elo(elo_) : skill_level_;
+    }
     std::optional<blind::View> blind_view_;
     bool use_nnue_ = kUseNnueDefault;
     /// EvalFile's network, when not the built-in one. Networks read are kept for the life of

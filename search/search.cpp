@@ -1294,6 +1294,25 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
         sh.noise_seed =
             (sh.settings.setup_seed ? sh.settings.setup_seed : std::random_device{}()) | 1;
 
+    // Skill (skill.h): a weakened search for people. Its random choices come from one seed.
+    const Skill skill{std::clamp(sh.settings.skill_level, 0, kSkillMax)};
+    if (skill.enabled()) {
+        std::mt19937_64 skill_rng(sh.settings.skill_seed ? sh.settings.skill_seed
+                                                         : std::random_device{}());
+        sh.settings.planner.judged = 0;  // no SetupSearch below full strength
+        const bool random = root.phase() == Phase::Place ? skill.random_placement(skill_rng)
+                                                         : skill.random_move(skill_rng);
+        if (random && sh.limits.searchmoves.empty()) {
+            finish(legal.moves[std::uniform_int_distribution<std::size_t>(
+                       0, legal.size - 1)(skill_rng)],
+                   Move());
+            return 0;
+        }
+        if (root.phase() == Phase::Play)
+            sh.limits.nodes =
+                sh.limits.nodes ? std::min(sh.limits.nodes, skill.node_cap()) : skill.node_cap();
+    }
+
     if (root.phase() == Phase::Place && sh.limits.searchmoves.empty()) {
         // The setup planner chooses placements (planner.h); the tree search would have no
         // opposing replies to prune with. Untimed: a fixed effort; timed: half the budget.

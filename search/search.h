@@ -21,6 +21,7 @@
 #include "engine/position.h"
 #include "limits.h"
 #include "planner.h"
+#include "skill.h"
 #include "timeman.h"
 #include "tt.h"
 
@@ -87,6 +88,10 @@ struct SearchSettings {
     /// Kinta (SPEC 26): attacks are chance nodes weighed by their odds; false plays every
     /// attack as a sure win with the attacker's strength unchanged (a baseline for matches).
     bool kinta_odds = true;
+    /// Skill Level 0..20 (skill.h): below kSkillMax the search is weakened for people.
+    int skill_level = kSkillMax;
+    /// The seed of the weakened choices (0: drawn from std::random_device, so games differ).
+    std::uint64_t skill_seed = 0;
 };
 
 /// Runs searches on background threads. start() returns at once; the result comes through

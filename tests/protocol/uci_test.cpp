@@ -35,7 +35,8 @@ TEST_CASE("handshake: id, every required option, uciok last, isready") {
     CHECK(lines.back() == "uciok");
     for (const char* name : {"Hash", "Threads", "MultiPV", "Move Overhead", "Players",
                              "UCI_Variant", "GoalSafety", "PowerVanguard", "FlierJumpsWalls",
-                             "ForwardPlacement", "AlternatingPlacement", "Debug Log File"}) {
+                             "ForwardPlacement", "AlternatingPlacement", "Debug Log File",
+                             "Skill Level", "UCI_LimitStrength", "UCI_Elo"}) {
         bool found = false;
         for (auto& l : lines)
             found |= l.rfind(std::string("option name ") + name + " type ", 0) == 0;
