@@ -131,7 +131,12 @@ std::string board_svg(const Position& pos, const SvgOptions& opts) {
             const Colour col = man_colour(m);
             const char letter = kPieceChar[man_type(m)];
             o << "<g data-man=\"" << kColourChar[col] << letter << "\""
-              << " class=\"man\">"
+              << " class=\"man\"><title>" << name << ": " << kColourName[col] << " "
+              << kPieceName[man_type(m)]
+              << (heart_owner != NO_COLOUR
+                      ? std::string(", carrying ") + kColourName[heart_owner] + "'s heart"
+                      : std::string())
+              << "</title>"
               << "<circle cx=\"" << num(gx) << "\" cy=\"" << num(gy + up_shift)
               << "\" r=\"14\" fill=\"" << kFill[col] << "\" stroke=\"#fff\" stroke-width=\"1.5\"/>"
               << "<text x=\"" << num(gx) << "\" y=\"" << num(gy + up_shift + 5)
@@ -148,6 +153,7 @@ std::string board_svg(const Position& pos, const SvgOptions& opts) {
             o << "</g>";
         } else if (heart_owner != NO_COLOUR) {
             o << "<g data-man=\"" << kColourChar[heart_owner] << "H\" class=\"man heart-alone\">"
+              << "<title>" << name << ": " << kColourName[heart_owner] << "'s heart, alone</title>"
               << "<text x=\"" << num(gx) << "\" y=\"" << num(gy + up_shift + 8)
               << "\" text-anchor=\"middle\" font-size=\"28\" fill=\"" << kHeart << "\" stroke=\""
               << kFill[heart_owner] << "\" stroke-width=\"1.5\">&#9829;</text></g>";

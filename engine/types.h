@@ -28,6 +28,13 @@ enum PieceType : std::uint8_t {
 };
 inline constexpr int kPieceTypes = 6;  // real pieces, HEART excluded
 inline constexpr std::array<char, 7> kPieceChar = {'Q', 'R', 'B', 'N', 'P', 'W', 'H'};
+/// The names people read (SPEC 2; docs/rules.md section 2): the RH name, then the Klin Zha
+/// name, by PieceType. klinzha-gui's tooltips and Learn page use them.
+inline constexpr std::array<const char*, 7> kPieceName = {
+    "queen (Fencer)",  "rook (Lancer)",    "bishop (Swift)", "knight (Flier)",
+    "pawn (Vanguard)", "wall (Blockader)", "heart (Goal)"};
+/// Colour names in full, by Colour (SPEC 2).
+inline constexpr std::array<const char*, kColours> kColourName = {"Green", "Blue", "Black"};
 /// How many of each piece type one set holds (SPEC 2): Q R B N N P P P W = nine pieces.
 inline constexpr std::array<int, kPieceTypes> kSetCount = {1, 1, 1, 2, 3, 1};
 inline constexpr int kSetSize = 9;

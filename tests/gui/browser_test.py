@@ -27,6 +27,7 @@ from selenium.webdriver.common.by import By
 BUILD = sys.argv[1] if len(sys.argv) > 1 else 'build/release'
 KLINZHA = os.path.abspath(os.path.join(BUILD, 'klinzha'))
 DB = os.path.join(tempfile.mkdtemp(prefix='klinzha-gui-'), 'gui.sqlite3')
+FEN2 = '2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,Ng25,Ng14,Ph24,Ph12,Pf26,Wi44 - g play 0 1'
 FEN3 = ('3 Hh79,Qh35,Rd49,Ni99,Ni45,Pi88,Ph68,Pf58,Wh45 Hg36,Qg13,Bi23,Nc29,Nb18,Pi12,Pg36,Wg24 '
         'Hf37,Rd16,Bb29,Ng68,Nf26,Pe38,Wd17 b play 1 20')
 failures = 0
@@ -55,7 +56,10 @@ def wait_for(fn, seconds, step=0.1):
 def start_server(port=0):
     p = subprocess.Popen(
         [os.path.join(BUILD, 'klinzha-gui'), '--port', str(port), '--db', DB,
-         '--engine', f'klinzha={KLINZHA}'],
+         '--engine', f'klinzha={KLINZHA}',
+         # (up to four browsers on one address, each keeping several HTTP connections open
+         # besides its WebSocket: the default 16 refused a page's socket now and then)
+         '--max-connections-per-address', '64'],
         stdout=subprocess.PIPE, text=True, start_new_session=True)
     line = p.stdout.readline()
     m = re.search(r'http://[\d.]+:(\d+)/', line)
@@ -363,6 +367,84 @@ try:
                        [f"{ply}:{len(s['moves'][ply - 1]['spindles'].split()) - 1}"], 10)
     check(ok, f'every fight of the game is shown whole when its move is picked ({len(fought)} fights)')
     p.save_screenshot('/tmp/klinzha-gui-kinta.png')
+
+    # 9. Three players: one resigns and play goes on; one loses on time and play goes on
+    # (SPEC 7). Blue (the creator) is to move in FEN3.
+    for d in drivers:  # (the Kinta and phone browsers are done)
+        d.quit()
+    a, b, c = (browser() for _ in range(3))
+    drivers = [a, b, c]
+    for tc, how in (('', 'resigns'), ('4+0', 'loses on time')):
+        for d in (a, b, c):
+            d.get(base)
+        room = create(a, 3, ['person', 'me', 'person'], fen=FEN3, tc=tc, name='Bob')
+        url = base + 'game/' + room
+        check(sit(b, url, 'g', 'Ann') and sit(c, url, 'k', 'Cat'),
+              f'three players ({how}): Green and Black are taken by clicks')
+        check(wait_for(lambda: state(a)['can']['move'] and state(a)['can']['resign'], 10),
+              f'three players ({how}): the game starts, Blue to move')
+        if how == 'resigns':
+            a.execute_script('window.confirm = () => true; document.getElementById("resign").click();')
+        goes_on = wait_for(lambda: state(c)['to_move'] == 'k' and state(c)['can']['move'], 15)
+        check(goes_on and state(c)['status'] == 'running' and not state(c)['seats'][1]['in'],
+              f'three players: Blue {how}, is out, and Black is to move ({state(c)["status_text"]})')
+        check(play_a_move(c) and wait_for(lambda: state(b)['can']['move'], 10),
+              f'three players: after Blue {how}, Black moves and Green is to move')
+    c.save_screenshot('/tmp/klinzha-gui-three-after-resign.png')
+    for d in (b, c):  # (a server takes 16 connections from one address: browsers keep some)
+        d.quit()
+    drivers = [a]
+
+    # 10. A game against the engine at level 1: the level is chosen in the new-game form, the
+    # seat says it, and the engine answers.
+    a.get(base)
+    wait_for(lambda: a.find_element(By.ID, 'level-1'), 10)
+    check(not a.find_element(By.ID, 'level-1').get_attribute('hidden'), 'an engine seat offers levels 1-8')
+    select(a, 'level-1', '1')
+    room = create(a, 2, ['me', 'engine:klinzha'], fen=FEN2, name='Newcomer')
+    check(wait_for(lambda: state(a)['seats'][1]['name'] == 'klinzha (level 1)', 10),
+          'the engine seat says its level')
+    check(play_a_move(a) and wait_for(lambda: state(a)['plies'] >= 2, 15), 'the level-1 engine answers a move')
+    a.save_screenshot('/tmp/klinzha-gui-level1.png')
+
+    # 11. The Learn page: a man's moves shown on a small board, and exercises answered by
+    # clicks, the server judging them.
+    a.get(base + 'learn')
+    check(wait_for(lambda: len(a.find_elements(By.CSS_SELECTOR, '#board-pieces [data-cell]')) == 81, 10),
+          'the Learn page draws its boards')
+    a.execute_script('document.querySelector(\'#pieces tr[data-piece="P"]\').click()')
+    # A pawn steps once, to any of the 3 cells that share a side with its triangle.
+    check(wait_for(lambda: len(a.find_elements(By.CSS_SELECTOR, '#board-pieces .mark')) == 3, 10),
+          'a click on the pawn marks its 3 destinations')
+    a.execute_script('document.querySelector(\'#pieces tr[data-piece="N"]\').click()')
+    check(wait_for(lambda: len(a.find_elements(By.CSS_SELECTOR, '#board-pieces .mark')) > 3
+                   and a.find_elements(By.CSS_SELECTOR, '#board-pieces [data-man="gN"]'), 10),
+          'a click on the knight shows the knight and its destinations')
+
+    def learn_click(cell):
+        a.execute_script(f'document.querySelector(\'#board-exercise [data-cell="{cell}"]\').dispatchEvent(new MouseEvent("click", {{bubbles: true}}))')
+
+    wait_for(lambda: a.find_element(By.ID, 'exercise-title').text == 'Take the heart', 10)
+    learn_click('e38')
+    wait_for(lambda: a.find_elements(By.CSS_SELECTOR, '#board-exercise .mark'), 10)
+    learn_click('d38')
+    check(wait_for(lambda: 'solved' in a.find_element(By.ID, 'exercise-verdict').get_attribute('class'), 10),
+          'exercise "Take the heart" solved by two clicks')
+    select(a, 'exercise', 'save-capture')
+    wait_for(lambda: a.find_element(By.ID, 'exercise-title').text == 'Save your heart', 10)
+    learn_click('d38')
+    wait_for(lambda: a.find_elements(By.CSS_SELECTOR, '#board-exercise .mark'), 10)
+    learn_click('d39')
+    check(wait_for(lambda: 'failed' in a.find_element(By.ID, 'exercise-verdict').get_attribute('class'), 10),
+          'exercise "Save your heart": a move that leaves the heart in danger is refused')
+    a.find_element(By.ID, 'exercise-again').click()
+    wait_for(lambda: a.find_element(By.ID, 'exercise-verdict').text == '', 10)
+    learn_click('d38')
+    wait_for(lambda: a.find_elements(By.CSS_SELECTOR, '#board-exercise .mark'), 10)
+    learn_click('e38')
+    check(wait_for(lambda: 'solved' in a.find_element(By.ID, 'exercise-verdict').get_attribute('class'), 10),
+          'exercise "Save your heart" solved by taking the attacker')
+    a.save_screenshot('/tmp/klinzha-gui-learn.png')
 finally:
     for d in drivers:
         try:

@@ -206,9 +206,9 @@ TEST_CASE("gui room: three players, a resignation puts the player out and play g
     // Bob, to move, resigns: he is out at once (SPEC 7), and Cat is to move.
     REQUIRE_FALSE(room->resign(BLUE));
     json v;
-    CHECK(eventually([&] {
+    CHECK(eventually([&] {  // (the referee asks Black once the removal is told)
         v = room->player_view(BLACK, -1, BLACK);
-        return v["to_move"] == "k";
+        return v["to_move"] == "k" && v["can"]["move"] == true;
     }));
     CHECK(v["status"] == "running");
     CHECK(v["seats"][1]["in"] == false);
@@ -237,13 +237,12 @@ TEST_CASE("gui room: three players, a flag fall puts the player out and play goe
     REQUIRE(play_first(*room, BLACK));  // Cat, then Ann; Bob lets his 3 s run out
     REQUIRE(play_first(*room, GREEN));
     json v;
-    CHECK(eventually([&] {
+    CHECK(eventually([&] {  // (the referee asks Black once the removal is told)
         v = room->player_view(BLACK, -1, BLACK);
-        return v["to_move"] == "k";
+        return v["to_move"] == "k" && v["can"]["move"] == true;
     }));
     CHECK(v["status"] == "running");
     CHECK(v["seats"][1]["in"] == false);
-    CHECK(v["can"]["move"] == true);
     CHECK(v["clock_running"] == "k");
     CHECK(room->record().find("{b out: lost on time}") != std::string::npos);
     REQUIRE(play_first(*room, BLACK));  // and the game goes on
@@ -270,12 +269,36 @@ TEST_CASE("gui room: a record saved mid-game reads back as one unfinished game, 
     // Read back in a review room: the names are the players', no seat is free.
     auto review = gui::Room::review("rv0001", pgn, 0, {});
     REQUIRE(std::holds_alternative<std::shared_ptr<gui::Room>>(review));
-    const json v = std::get<std::shared_ptr<gui::Room>>(review)->player_view(std::nullopt, -1, GREEN);
+    const json v =
+        std::get<std::shared_ptr<gui::Room>>(review)->player_view(std::nullopt, -1, GREEN);
     CHECK(v["seats"][0]["name"] == "Ann");
     CHECK(v["seats"][1]["name"] == "Bob");
     CHECK(v["seats"][0]["free"] == false);
     CHECK(v["seats"][1]["free"] == false);
     CHECK(v["plies"] == 2);
+}
+
+TEST_CASE("gui room: a heart an opposing man can take is marked in danger") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    gui::RoomSettings s = two_people();
+    // Green's rook on e38 reaches Blue's heart on d38 (a neighbouring cell).
+    s.start_fen = "2 Hi99,Pi99,Re38 Hd38,Pd38,Pi11 - b play 0 1";
+    auto room = make_room(lobby, s);
+    std::string t;
+    REQUIRE_FALSE(room->sit(GREEN, "Ann", t));
+    REQUIRE_FALSE(room->sit(BLUE, "Bob", t));
+    json v;
+    REQUIRE(eventually([&] {
+        v = room->player_view(BLUE, -1, BLUE);
+        return v["can"]["move"] == true;
+    }));
+    REQUIRE(v["danger"].size() == 1);
+    CHECK(v["danger"][0] == "d38");
+    CHECK(room->player_view(std::nullopt, -1, GREEN)["danger"][0] == "d38");  // all see it
+    // Blue's pawn takes the rook, heart and all: no heart is in danger any more.
+    REQUIRE_FALSE(room->move(BLUE, "d38e38h"));
+    REQUIRE(eventually([&] { return room->plies() == 1; }));
+    CHECK(room->player_view(BLUE, -1, BLUE)["danger"].empty());
 }
 
 TEST_CASE("gui room: Kinta shows a person the odds before an attack, and the fight after it") {
@@ -715,6 +738,40 @@ TEST_CASE("gui connection: a person plays an engine, and a reload rejoins the se
     other.post(json{{"type", "join"}, {"room", room}}.dump());
     REQUIRE(eventually([&] { return c3.count("state") > 0; }));
     CHECK(c3.last("state")["you"].is_null());
+}
+
+TEST_CASE("gui connection: an engine seat's level sets its Skill Level and names the seat") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    Collector c;
+    gui::Connection conn(lobby, c.send(), 1000);
+    conn.post(R"({"type":"hello"})");
+    REQUIRE(eventually([&] { return c.count("welcome") == 1; }));
+    CHECK(c.last("welcome")["engines"][0]["levels"] == true);
+    // Out of range, or not a number: refused, no room made.
+    conn.post(R"({"type":"create","players":2,"sit":"g","name":"Ann",)"
+              R"("seats":[{"kind":"person"},{"kind":"engine","engine":"klinzha","level":9}]})");
+    REQUIRE(eventually([&] { return c.count("error") == 1; }));
+    CHECK(c.last("error")["message"].get<std::string>().find("level") != std::string::npos);
+    conn.post(R"({"type":"create","players":2,"sit":"g","name":"Ann",)"
+              R"("seats":[{"kind":"person"},{"kind":"engine","engine":"klinzha","level":"1"}]})");
+    REQUIRE(eventually([&] { return c.count("error") == 2; }));
+    CHECK(c.count("created") == 0);
+    // Level 1: the engine plays at Skill Level 0, and the seat says its level.
+    json create = json::parse(
+        R"({"type":"create","players":2,"movetime":50,"sit":"g","name":"Ann",)"
+        R"("seats":[{"kind":"person"},{"kind":"engine","engine":"klinzha","level":1}]})");
+    create["fen"] = kPlayFen2;
+    conn.post(create.dump());
+    REQUIRE(eventually([&] { return c.count("seat") == 1; }));
+    auto room = lobby.find(c.last("seat")["room"]);
+    REQUIRE(room);
+    const auto opts = room->settings().seats[BLUE].options;
+    CHECK(std::find(opts.begin(), opts.end(),
+                    std::pair<std::string, std::string>("Skill Level", "0")) != opts.end());
+    REQUIRE(eventually([&] { return c.last("state")["can"]["move"] == true; }));
+    CHECK(c.last("state")["seats"][1]["name"] == "klinzha (level 1)");
+    conn.post(json{{"type", "move"}, {"move", c.last("state")["legal"][0]["move"]}}.dump());
+    CHECK(eventually([&] { return c.last("state")["plies"] == 2; }));  // the engine answers
 }
 
 TEST_CASE("gui room: an engine that cannot start ends the room with no game and no outcome") {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "engine/record.h"
+#include "learn.h"
 #include "util.h"
 
 namespace klinzha::gui {
@@ -124,7 +125,9 @@ json Connection::welcome() const {
                                 {"min", o.min},
                                 {"max", o.max},
                                 {"vars", o.vars}});
-        engines.push_back({{"name", e.spec.name}, {"options", opts}});
+        // Whether the page may offer levels 1..8 for this engine (engines.h).
+        const bool levels = std::holds_alternative<std::optional<int>>(skill_for_page_level(e, 1));
+        engines.push_back({{"name", e.spec.name}, {"options", opts}, {"levels", levels}});
     }
     json rules = json::array();
     for (const RuleOption& ro : kRuleOptions) {
@@ -205,6 +208,19 @@ void Connection::handle(std::string_view text) {
         if (type == "leave") {
             leave();
             return send_(lobby_.list().dump());
+        }
+        // The Learn page (learn.h): the rules core answers, no room is needed.
+        if (type == "learn_moves" || type == "exercise" || type == "exercise_move") {
+            const auto r =
+                type == "learn_moves"
+                    ? learn::moves_of(str(msg, "fen"), str(msg, "cell"), str(msg, "view"))
+                : type == "exercise" ? learn::exercise(str(msg, "id"))
+                                     : learn::check(str(msg, "id"), str(msg, "move"));
+            if (auto* err = std::get_if<std::string>(&r)) return error(type + ": " + *err);
+            json out = std::get<json>(r);
+            out["type"] = type;
+            out["tag"] = msg.value("tag", json());  // the page's own label of the request
+            return send_(out.dump());
         }
         if (type == "create") return on_create(msg);
         if (type == "load") return on_load(msg);
@@ -349,6 +365,14 @@ void Connection::on_create(const json& msg) {
                 if (auto err = check_page_option(*e, k, val)) return error("create: " + *err);
                 seat.options.emplace_back(k, val);
             }
+        }
+        if (j.contains("level")) {  // the page's levels 1..8 (engines.h)
+            if (!j["level"].is_number_integer()) return error("create: a level is a number");
+            const auto skill = skill_for_page_level(*e, j["level"].get<int>());
+            if (auto* err = std::get_if<std::string>(&skill)) return error("create: " + *err);
+            if (const auto& l = std::get<std::optional<int>>(skill))
+                seat.options.emplace_back("Skill Level", std::to_string(*l));
+            seat.level = j["level"].get<int>();
         }
     }
     // The person creating may sit at once.

@@ -94,4 +94,17 @@ std::optional<std::string> check_page_option(const EngineEntry& e, const std::st
     return std::nullopt;
 }
 
+std::variant<std::optional<int>, std::string> skill_for_page_level(const EngineEntry& e,
+                                                                   int level) {
+    // Skill Level of page levels 1..7 (8: full strength), from the measured ladder.
+    static constexpr int kSkill[kPageLevels - 1] = {0, 2, 5, 8, 11, 14, 17};
+    if (level < 1 || level > kPageLevels) return "a level is 1.." + std::to_string(kPageLevels);
+    if (level == kPageLevels) return std::optional<int>();
+    const auto it = std::find_if(e.options.begin(), e.options.end(), [](const EngineOption& o) {
+        return o.name == "Skill Level" && o.type == "spin";
+    });
+    if (it == e.options.end()) return e.spec.name + " offers no levels (no Skill Level option)";
+    return std::optional<int>(std::clamp(kSkill[level - 1], it->min, it->max));
+}
+
 }  // namespace klinzha::gui

@@ -45,6 +45,18 @@ std::variant<std::vector<EngineOption>, std::string> query_engine_options(
 /// in `extra` that are spin/check/combo options of e.
 void apply_page_policy(EngineEntry& e, const std::set<std::string>& extra, bool none);
 
+/// The page's levels 1..kPageLevels (issue 26, as lichess offers 1-8): each the `Skill
+/// Level` (0-20, the option chess GUIs know from Stockfish) it sets on an engine that has
+/// that option; level kPageLevels plays at full strength (the option left at its default).
+/// The skill levels chosen are spaced by the calibration of docs/search.md ("Levels"), so
+/// each page level beats the one below it.
+inline constexpr int kPageLevels = 8;
+
+/// The `Skill Level` for page level `level` (1..kPageLevels), or nullopt at full strength.
+/// Errors: a level outside 1..kPageLevels, or an engine without a `Skill Level` spin
+/// option, gives the message instead (the std::string alternative).
+std::variant<std::optional<int>, std::string> skill_for_page_level(const EngineEntry& e, int level);
+
 /// Checks one option value a page sent for engine e: the option must be in e.page_options,
 /// and the value fit its type (a spin within min..max, a check true/false, a combo one of its
 /// vars). Returns the error message, or nullopt.

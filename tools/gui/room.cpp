@@ -230,7 +230,10 @@ std::variant<std::shared_ptr<Room>, std::string> Room::create(std::string id, Ro
     if (p.game_over()) return "the game is over at that position";
     room->first_ply_ = room->moves_.size();
     for (int c = 0; c < s.players; ++c)
-        if (!s.seats[c].person) room->names_[c] = s.seats[c].engine;
+        if (!s.seats[c].person)
+            room->names_[c] =
+                s.seats[c].engine +
+                (s.seats[c].level > 0 ? " (level " + std::to_string(s.seats[c].level) + ")" : "");
     {
         std::lock_guard lock(room->m_);
         bool free_seat = false;
@@ -1030,6 +1033,21 @@ std::string Room::record() const {
     return match::to_pgn(g, cfg, 1, "klinzha-gui");
 }
 
+namespace {
+
+/// Whether the heart placed by `m` (a PlaceHeart move of the side to move, SPEC 6) would
+/// stand where an opposing man already placed could take it.
+bool heart_placed_in_danger(const Position& pos, Move m) {
+    Position after = pos;
+    const Colour us = pos.to_move();
+    after.do_move(m);
+    for (int c = 0; c < pos.players(); ++c)
+        if (Colour(c) != us && attacks_heart(after, Colour(c), us)) return true;
+    return false;
+}
+
+}  // namespace
+
 json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) const {
     std::lock_guard lock(m_);
     const int n = int(moves_.size());
@@ -1081,6 +1099,9 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
                     break;
                 case Move::PlaceHeart:
                     j["kind"] = "heart";
+                    // A heart placed here would stand attacked by an opposing man (not in
+                    // Blind, where the seat does not see the others' men).
+                    if (!bview && !blind) j["danger"] = heart_placed_in_danger(pos, m);
                     break;
                 default:
                     j["kind"] = "play";
@@ -1096,6 +1117,14 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
             legal.push_back(j);
         }
     }
+    // Hearts in danger (as check is shown in chess): the cells of the hearts an opposing man
+    // could take now, in the play phase; none while anything is hidden from the seat.
+    json danger = json::array();
+    if (!hidden && pos.phase() == Phase::Play && !pos.game_over())
+        for (int c = 0; c < settings_.players; ++c)
+            if (pos.is_in(Colour(c)) && pos.heart(Colour(c)) != NO_CELL &&
+                heart_attacked(pos, Colour(c)))
+                danger.push_back(geo::cell_name(pos.heart(Colour(c))));
     json moves = json::array();
     for (std::size_t i = 0; i < moves_.size(); ++i) {
         const bool v = visible_move(i);
@@ -1228,6 +1257,7 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
              {"can", can},
              {"view", colour_name(orientation)},
              {"status_text", status},
+             {"danger", danger},
              {"blind", blind_locked()}};
     if (bview) {
         out["told"] = log;

@@ -56,6 +56,9 @@ struct SeatSpec {
     bool person = true;
     std::string engine;  ///< the engine's name (EngineEntry::spec.name) when !person
     std::vector<std::pair<std::string, std::string>> options;
+    /// The page's level 1..8 (engines.h; its Skill Level is among `options`), 0 when none
+    /// was chosen. The seat's name says it: `klinzha (level 3)`.
+    int level = 0;
 };
 
 /// How a room's game is played; kept with the room.

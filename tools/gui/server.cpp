@@ -38,6 +38,7 @@ std::optional<std::string> resolve_path(const std::string& www, std::string_view
     // The page's routes: the lobby and a room are the one page.
     if (rel.empty() || (rel.rfind("game/", 0) == 0 && rel.find('/', 5) == std::string::npos))
         rel = "index.html";
+    if (rel == "learn") rel = "learn.html";  // the Learn page (learn.h)
     std::error_code ec;
     const fs::path root = fs::canonical(www, ec);
     if (ec) return std::nullopt;

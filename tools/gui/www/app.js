@@ -129,7 +129,19 @@ function fillSeats() {
     s.add(new Option('a person', 'person'));
     for (const e of welcome.engines) s.add(new Option(e.name, 'engine:' + e.name));
     s.value = i === 0 ? 'me' : (welcome.engines.length ? 'engine:' + welcome.engines[0].name : 'person');
-    l.appendChild(s);
+    // An engine seat's level, 1 (a beginner's) to 8 (full strength), as lichess offers.
+    const lv = document.createElement('select');
+    lv.id = 'level-' + i;
+    lv.title = 'the engine\'s level: 1 plays as a beginner, 8 at full strength';
+    for (let k = 1; k <= 8; ++k) lv.add(new Option('level ' + k + (k === 1 ? ' (beginner)' : k === 8 ? ' (full strength)' : ''), k));
+    lv.value = localStorage.getItem('klinzha-level') || '1';
+    const showLevel = () => {
+      const e = s.value.startsWith('engine:') && welcome.engines.find((x) => 'engine:' + x.name === s.value);
+      lv.hidden = !(e && e.levels);
+    };
+    s.addEventListener('change', showLevel);
+    showLevel();
+    l.append(s, ' ', lv);
     seats.appendChild(l);
   });
   // Variants that do not fit the player count are marked (the server refuses them too).
@@ -153,7 +165,10 @@ function seatsFromForm(n) {
         const val = i2.type === 'checkbox' ? String(i2.checked) : i2.value;
         if (val !== i2.dataset.default) options[i2.dataset.option] = val;
       }
-      seats.push({ kind: 'engine', engine, options });
+      const seat = { kind: 'engine', engine, options };
+      const lv = $('level-' + i);
+      if (!lv.hidden) { seat.level = Number(lv.value); localStorage.setItem('klinzha-level', lv.value); }
+      seats.push(seat);
     }
   }
   return { seats, sit };
@@ -221,7 +236,10 @@ function onCellClick(cell) {
   }
   if (state.phase === 'heart') {
     const m = state.legal.find((x) => x.kind === 'heart' && x.to === cell);
-    if (m) send({ type: 'move', move: m.move }); else showError(`the heart may not go to ${cell}`);
+    if (!m) { showError(`the heart may not go to ${cell}`); return; }
+    // A heart that would stand attacked (a red mark) is placed only once the person confirms.
+    if (m.danger && !confirm(`An opposing man could take your heart on ${cell} at once. Place it there anyway?`)) return;
+    send({ type: 'move', move: m.move });
     return;
   }
   if (picked && picked !== cell && tryMove(picked, cell)) return;
@@ -266,7 +284,9 @@ function markBoard() {
     g.classList.add('dest');
     const dot = document.createElementNS(NS, 'circle');
     const capture = !!g.querySelector('[data-man]');
-    dot.setAttribute('class', 'dot' + (capture ? ' capture' : ''));
+    const risky = state.phase === 'heart' && state.legal.some((m) => m.kind === 'heart' && m.to === d && m.danger);
+    dot.setAttribute('class', 'dot' + (capture ? ' capture' : '') + (risky ? ' danger' : ''));
+    if (risky) { const t = document.createElementNS(NS, 'title'); t.textContent = `${d}: your heart would stand attacked here`; dot.appendChild(t); }
     dot.setAttribute('cx', c[0]); dot.setAttribute('cy', c[1]); dot.setAttribute('r', capture ? 17 : 6);
     g.appendChild(dot);
     // Kinta: an attack shows the odds of its fight before the person commits (SPEC 26).
@@ -363,6 +383,9 @@ function renderFight() {
   fightsSeenPlies = state.plies;
 }
 
+// The men's names (SPEC 2): the letter a record writes, its name, and the Klin Zha name.
+const PIECE_NAMES = { Q: 'queen (Fencer)', R: 'rook (Lancer)', B: 'bishop (Swift)', N: 'knight (Flier)', P: 'pawn (Vanguard)', W: 'wall (Blockader)', H: 'heart' };
+
 function renderTray() {
   const tray = $('tray');
   tray.innerHTML = '';
@@ -375,12 +398,13 @@ function renderTray() {
     const b = document.createElement('button');
     b.textContent = p;
     b.dataset.piece = p;
-    b.title = `${counts[p]} cells`;
+    b.textContent = `${p} ${PIECE_NAMES[p] || ''}`;
+    b.title = `${PIECE_NAMES[p] || p}: ${counts[p]} cells to place it on`;
     if (picked === p) b.classList.add('picked');
     b.onclick = () => { picked = p; renderTray(); markBoard(); };
     tray.appendChild(b);
   }
-  $('hint').textContent = `Place a ${picked}: click a marked cell (or pick another piece).`;
+  $('hint').textContent = `Place your ${PIECE_NAMES[picked] || picked}: click a marked cell (or pick another piece).`;
 }
 
 function fmtClock(ms) {
@@ -451,8 +475,20 @@ function render() {
     g.addEventListener('click', () => onCellClick(g.dataset.cell));
     g.addEventListener('pointerdown', (e) => { dragFrom = g.dataset.cell; e.preventDefault(); });
   }
+  // A heart in danger (an opposing man could take it now) is ringed in red, as check is.
+  for (const cell of state.danger || []) {
+    const g = document.querySelector(`#board [data-cell="${cell}"]`);
+    if (!g) continue;
+    const o = document.createElementNS(NS, 'polygon');
+    o.setAttribute('points', g.querySelector('polygon').getAttribute('points'));
+    o.setAttribute('class', 'heart-danger');
+    const t = document.createElementNS(NS, 'title');
+    t.textContent = `${cell}: this heart is in danger`;
+    o.appendChild(t);
+    g.appendChild(o);
+  }
   $('fen').textContent = state.fen || '(hidden)';
-  $('status').textContent = state.status_text;
+  $('status').textContent = state.status_text + ((state.danger || []).length ? ' - a heart is in danger' : '');
   $('view').value = state.view;
   $('carry-choice').hidden = !pendingCarry;
   const ol = $('moves');
