@@ -438,7 +438,8 @@ try:
     check(wait_for(lambda: 'failed' in a.find_element(By.ID, 'exercise-verdict').get_attribute('class'), 10),
           'exercise "Save your heart": a move that leaves the heart in danger is refused')
     a.find_element(By.ID, 'exercise-again').click()
-    wait_for(lambda: a.find_element(By.ID, 'exercise-verdict').text == '', 10)
+    # (the exercise's board again: Blue's pawn back on d38, not on d39 where it went)
+    wait_for(lambda: a.find_elements(By.CSS_SELECTOR, '#board-exercise [data-cell="d38"] [data-man="bP"]'), 10)
     learn_click('d38')
     wait_for(lambda: a.find_elements(By.CSS_SELECTOR, '#board-exercise .mark'), 10)
     learn_click('e38')

@@ -66,7 +66,7 @@ function fillPieces() {
 const ex = { list: [], id: null, fen: null, picked: null, moves: [], done: false };
 
 function startExercise(id) {
-  ex.id = id; ex.picked = null; ex.moves = []; ex.done = false;
+  ex.id = id; ex.fen = null; ex.picked = null; ex.moves = []; ex.done = false;  // (no clicks until it comes)
   $('exercise-verdict').textContent = '';
   $('exercise-verdict').className = 'verdict';
   send({ type: 'exercise', id });
