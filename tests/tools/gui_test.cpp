@@ -301,6 +301,117 @@ TEST_CASE("gui room: a heart an opposing man can take is marked in danger") {
     CHECK(room->player_view(BLUE, -1, BLUE)["danger"].empty());
 }
 
+TEST_CASE("gui room: no analysis for anyone while people play each other; after, for all") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    auto room = make_room(lobby, two_people());
+    std::string t;
+    REQUIRE_FALSE(room->sit(GREEN, "Ann", t));
+    REQUIRE_FALSE(room->sit(BLUE, "Bob", t));
+    REQUIRE(play_next(*room));
+    CHECK(room->player_view(GREEN, -1, GREEN)["can"]["analyse"] == false);
+    CHECK(room->player_view(std::nullopt, -1, GREEN)["can"]["analyse"] == false);  // spectator
+    // A spectator's connection asking for analysis is refused, and no engine starts.
+    Collector c;
+    gui::Connection spectator(lobby, c.send(), 1000);
+    spectator.post(json{{"type", "join"}, {"room", room->id()}}.dump());
+    REQUIRE(eventually([&] { return c.count("state") > 0; }));
+    spectator.post(R"({"type":"analyse","on":true,"engine":"klinzha","multipv":1})");
+    REQUIRE(eventually([&] { return c.count("error") == 1; }));
+    CHECK(c.count("analysis") == 0);
+    REQUIRE_FALSE(room->resign(BLUE));
+    CHECK(room->player_view(std::nullopt, -1, GREEN)["can"]["analyse"] == true);
+    CHECK(room->player_view(BLUE, -1, BLUE)["can"]["analyse"] == true);
+}
+
+TEST_CASE("gui room: a draw is offered to people only, not to an engine") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    gui::RoomSettings s = two_people();
+    s.start_fen = kPlayFen2;
+    s.movetime_ms = 50;
+    s.seats[BLUE].person = false;
+    s.seats[BLUE].engine = "klinzha";
+    auto room = make_room(lobby, s);
+    std::string t;
+    REQUIRE_FALSE(room->sit(GREEN, "Ann", t));
+    json v;
+    REQUIRE(eventually([&] {
+        v = room->player_view(GREEN, -1, GREEN);
+        return v["can"]["move"] == true;
+    }));
+    CHECK(v["can"]["resign"] == true);
+    CHECK(v["can"]["draw"] == false);
+}
+
+TEST_CASE(
+    "gui connection: play on keeps the engine's options and the clock; a rematch turns "
+    "the seats") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    Collector c;
+    gui::Connection conn(lobby, c.send(), 1000);
+    json create = json::parse(
+        R"({"type":"create","players":2,"movetime":40,"tc":"600+1","sit":"g","name":"Ann",)"
+        R"("seats":[{"kind":"person"},{"kind":"engine","engine":"klinzha","level":2,)"
+        R"("options":{"MultiPV":"1"}}]})");
+    create["fen"] = kPlayFen2;
+    conn.post(create.dump());
+    REQUIRE(eventually([&] { return c.count("seat") == 1; }));
+    const std::string first = c.last("seat")["room"], token = c.last("seat")["token"];
+    REQUIRE(eventually([&] { return c.last("state")["can"]["move"] == true; }));
+    conn.post(R"({"type":"resign"})");
+    REQUIRE(eventually([&] { return c.last("state")["status"] == "over"; }));
+    CHECK(c.last("state")["can"]["rematch"] == true);
+    // Play on from the start, the page naming only the seats.
+    conn.post(
+        json{{"type", "create"},
+             {"from_room", first},
+             {"ply", 0},
+             {"sit", "g"},
+             {"name", "Ann"},
+             {"seats", json::parse(R"([{"kind":"person"},{"kind":"engine","engine":"klinzha"}])")}}
+            .dump());
+    REQUIRE(eventually([&] { return c.count("seat") == 2; }));
+    auto played_on = lobby.find(c.last("seat")["room"]);
+    REQUIRE(played_on);
+    const auto ps = played_on->settings();
+    CHECK(ps.tc == "600+1");
+    CHECK(ps.movetime_ms == 40);
+    CHECK(ps.seats[BLUE].level == 2);
+    CHECK(ps.seats[BLUE].options.size() == 2);  // MultiPV and the level's Skill Level
+    // Back in the first room, a rematch: Ann now Blue, the engine Green, same settings.
+    Collector c2;
+    gui::Connection again(lobby, c2.send(), 1000);
+    again.post(json{{"type", "join"}, {"room", first}}.dump());
+    REQUIRE(eventually([&] { return c2.count("state") > 0; }));
+    again.post(R"({"type":"rematch"})");  // a spectator may not ask for one
+    REQUIRE(eventually([&] { return c2.count("error") == 1; }));
+    conn.post(json{{"type", "join"}, {"room", first}, {"token", token}}.dump());
+    conn.post(R"({"type":"rematch"})");
+    REQUIRE(eventually([&] { return c.count("created") == 3; }));
+    auto rematch = lobby.find(c.last("created")["room"]);
+    REQUIRE(rematch);
+    const auto rs = rematch->settings();
+    CHECK(rs.seats[GREEN].person == false);
+    CHECK(rs.seats[GREEN].level == 2);
+    CHECK(rs.seats[BLUE].person == true);
+    CHECK(rs.tc == "600+1");
+    // Those still in the first room are offered the rematch.
+    CHECK(eventually([&] { return c2.last("state")["rematch"] == rematch->id(); }));
+}
+
+TEST_CASE("gui lobby: rooms say Blind and Kinta, and an aborted game is said so") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    gui::RoomSettings k = two_people();
+    REQUIRE_FALSE(k.rules.set("Kinta", "true"));
+    auto kinta = make_room(lobby, k);
+    CHECK(kinta->summary()["game"].get<std::string>().find("Kinta") != std::string::npos);
+    auto room = make_room(lobby, two_people());
+    std::string t;
+    REQUIRE_FALSE(room->sit(GREEN, "Ann", t));
+    REQUIRE_FALSE(room->sit(BLUE, "Bob", t));
+    REQUIRE_FALSE(room->abort_game(GREEN));
+    CHECK(room->summary()["status"] == "aborted");
+}
+
 TEST_CASE("gui room: Kinta shows a person the odds before an attack, and the fight after it") {
     gui::Lobby lobby(engines(), nullptr, {});
     gui::RoomSettings s = two_people();

@@ -299,6 +299,8 @@ void Connection::handle(std::string_view text) {
             return on_analyse(msg);
         } else if (type == "review") {
             return on_review(msg);
+        } else if (type == "rematch") {
+            return on_rematch();
         } else {
             return error("unknown message type '" + type + "'");
         }
@@ -310,11 +312,13 @@ void Connection::handle(std::string_view text) {
 
 void Connection::on_create(const json& msg) {
     RoomSettings s;
+    std::optional<RoomSettings> source;  // the room played on from, whose settings stay
     const json from = msg.value("from_room", json());
     if (from.is_string()) {  // play on from a ply of another room's game
         auto r = lobby_.find(from);
         if (!r) return error("create: there is no room '" + from.get<std::string>() + "'");
         const RoomSettings rs = r->settings();
+        source = rs;
         s.players = rs.players;
         s.rules = rs.rules;
         s.dice_seed = rs.dice_seed;
@@ -342,6 +346,10 @@ void Connection::on_create(const json& msg) {
     s.tc = str(msg, "tc");
     s.delay_ms = static_cast<std::int64_t>(msg.value("delay", 0.0) * 1000);
     s.movetime_ms = msg.value("movetime", 1000);
+    if (source) {  // played on: the clock and the engines' time as they were, unless given
+        if (!msg.contains("tc")) s.tc = source->tc, s.delay_ms = source->delay_ms;
+        if (!msg.contains("movetime")) s.movetime_ms = source->movetime_ms;
+    }
     if (s.rules.kinta) s.dice_seed = std::stoull(random_hex(60), nullptr, 16);
     if (!msg.contains("seats") || !msg["seats"].is_array() || int(msg["seats"].size()) != s.players)
         return error("create: seats must list one seat per colour");
@@ -365,6 +373,15 @@ void Connection::on_create(const json& msg) {
                 if (auto err = check_page_option(*e, k, val)) return error("create: " + *err);
                 seat.options.emplace_back(k, val);
             }
+        }
+        if (source && !j.contains("options") && !j.contains("level")) {
+            // Played on: the engine keeps the options and level it had in that room.
+            for (int o = 0; o < source->players; ++o)
+                if (!source->seats[o].person && source->seats[o].engine == seat.engine) {
+                    seat.options = source->seats[o].options;
+                    seat.level = source->seats[o].level;
+                    break;
+                }
         }
         if (j.contains("level")) {  // the page's levels 1..8 (engines.h)
             if (!j["level"].is_number_integer()) return error("create: a level is a number");
@@ -392,6 +409,39 @@ void Connection::on_create(const json& msg) {
     if (sit_at) {
         if (auto err = room->sit(*sit_at, name.empty() ? "Player" : name, token))
             return error("create: " + *err);
+        send_(json{{"type", "seat"},
+                   {"room", room->id()},
+                   {"colour", colour_name(*sit_at)},
+                   {"token", token}}
+                  .dump());
+    }
+    join(room, token);
+}
+
+void Connection::on_rematch() {
+    if (!seat_) return error("rematch: only a player of this game may ask for one");
+    if (room_->status() != Room::Status::Over) return error("rematch: the game is not over");
+    const RoomSettings rs = room_->settings();
+    RoomSettings s = rs;
+    s.history.clear();  // from the same start, each seat moved on to the next colour
+    for (int c = 0; c < rs.players; ++c) s.seats[(c + 1) % rs.players] = rs.seats[c];
+    if (s.rules.kinta) s.dice_seed = std::stoull(random_hex(60), nullptr, 16);
+    std::optional<Colour> sit_at;
+    std::string name;
+    if (rs.seats[*seat_].person) {
+        sit_at = Colour((*seat_ + 1) % rs.players);
+        name = room_->player_view(seat_, -1, *seat_)["seats"][*seat_]["name"];
+    }
+    const auto old = room_;
+    auto r = lobby_.create(std::move(s));
+    if (auto* err = std::get_if<std::string>(&r)) return error("rematch: " + *err);
+    auto room = std::get<std::shared_ptr<Room>>(r);
+    old->set_rematch(room->id());  // the others are offered it in their view
+    send_(json{{"type", "created"}, {"room", room->id()}}.dump());
+    std::string token;
+    if (sit_at) {
+        if (auto err = room->sit(*sit_at, name.empty() ? "Player" : name, token))
+            return error("rematch: " + *err);
         send_(json{{"type", "seat"},
                    {"room", room->id()},
                    {"colour", colour_name(*sit_at)},

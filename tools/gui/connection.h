@@ -60,6 +60,10 @@ class Connection {
     void stop_analysis();  ///< ends the analysis engine and gives its place back
     void on_create(const nlohmann::json& msg);
     void on_load(const nlohmann::json& msg);
+    /// `rematch`: a new room with this finished room's settings from the same start, each
+    /// seat moved on to the next colour (so colours are turned); this seat's person sits at
+    /// its new colour, the others are offered the room in their view (`rematch`).
+    void on_rematch();
     void on_analyse(const nlohmann::json& msg);
     /// {"type":"review","on":true,"depth":5,"engine":...}: every move of the game scored
     /// for the evaluation graph (review.h); takes an analysis engine's place.

@@ -989,6 +989,14 @@ void Room::unsubscribe(int handle) {
     listeners_.erase(handle);
 }
 
+void Room::set_rematch(const std::string& id) {
+    {
+        std::lock_guard lock(m_);
+        rematch_ = id;
+    }
+    changed();
+}
+
 json Room::summary() const {
     std::lock_guard lock(m_);
     json seats = json::array();
@@ -998,8 +1006,16 @@ json Room::summary() const {
                          {"kind", settings_.seats[c].person ? "person" : "engine"},
                          {"free", settings_.seats[c].person && tokens_[c].empty()}});
     const std::string variant = settings_.rules.variant_name();
+    // The game's kind as people say it: the variant, and Blind or Kinta when played.
+    const Rules eff = settings_.rules.effective(settings_.players);
+    std::string game = variant.empty() ? "custom" : variant;
+    if (eff.blind) game += ", Blind";
+    if (eff.kinta) game += ", Kinta";
+    // A game that was aborted (or never took place) is said so, not "over".
+    const bool aborted = status_ == Status::Over && result_.empty();
     return {{"id", id_},
-            {"status", status_name(status_)},
+            {"status", aborted ? std::string("aborted") : std::string(status_name(status_))},
+            {"game", game},
             {"players", settings_.players},
             {"seats", seats},
             {"variant", variant.empty() ? "custom" : variant},
@@ -1162,20 +1178,29 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
     bool begun = false;
     for (std::size_t i = 0; i < moves_.size(); ++i) begun |= !setup_[i];
     const bool playing = seat && status_ == Status::Running && is_in_locked(*seat);
-    bool other_person = false;
-    for (int c = 0; c < settings_.players; ++c)
-        other_person |= (!seat || c != *seat) && settings_.seats[c].person;
+    // People playing each other (two or more persons' seats), and whether a player still in
+    // besides this seat is a person (a draw is offered to people only: an engine never
+    // answers an offer).
+    int people = 0;
+    bool person_opponent = false;
+    for (int c = 0; c < settings_.players; ++c) {
+        people += settings_.seats[c].person;
+        person_opponent |=
+            (!seat || c != *seat) && settings_.seats[c].person && is_in_locked(Colour(c));
+    }
     json can{
         {"move", you_to_move},
         {"resign", playing},
-        {"draw", playing && !draw_offer_[*seat]},
+        {"draw", playing && !draw_offer_[*seat] && person_opponent},
         {"abort", seat && (status_ == Status::Waiting || (status_ == Status::Running && !begun))},
         {"takeback", playing && std::find(movers_.begin(), movers_.end(), *seat) != movers_.end()},
         {"sit", !seat && status_ == Status::Waiting},
-        // Analysis: never while the game runs for someone seated against a person, nor while
-        // anything is hidden (the engine would be given the whole position).
-        {"analyse", !hiding && (status_ != Status::Running || !seat || !other_person)},
-        {"play_on", status_ == Status::Over || status_ == Status::Review}};
+        // Analysis: never for anyone, spectators included, while people play each other (a
+        // player's second tab would be an engine helper); never while anything is hidden (the
+        // engine would be given the whole position); after the game, for everyone.
+        {"analyse", !hiding && (status_ != Status::Running || people < 2)},
+        {"play_on", status_ == Status::Over || status_ == Status::Review},
+        {"rematch", status_ == Status::Over && rematch_.empty()}};
     std::string status;
     if (status_ == Status::Waiting)
         status = "Waiting for players";
@@ -1257,6 +1282,7 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
              {"can", can},
              {"view", colour_name(orientation)},
              {"status_text", status},
+             {"rematch", rematch_.empty() ? json(nullptr) : json(rematch_)},
              {"danger", danger},
              {"blind", blind_locked()}};
     if (bview) {

@@ -162,6 +162,9 @@ class Room {
     nlohmann::json to_json() const;
     /// The settings (for "play on from here").
     RoomSettings settings() const;
+    /// The room of the rematch of this finished game (Connection::on_rematch), shown to every
+    /// view as `rematch`; not kept in the store.
+    void set_rematch(const std::string& id);
 
     /// Ends the room's life in its lobby, before the lobby and the store go (server
     /// shutdown): the referee is stopped (the stored state stays as at the last change), the
@@ -213,6 +216,7 @@ class Room {
     std::size_t first_ply_ = 0;  ///< moves before it came with the room (a record played on)
     Status status_ = Status::Waiting;
     std::array<std::string, kColours> names_, tokens_;
+    std::string rematch_;  ///< set_rematch
     std::array<int, kColours> present_{};
     std::array<std::int64_t, kColours> absent_since_{};  ///< steady ms; 0 = present
     int spectators_ = 0;

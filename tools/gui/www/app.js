@@ -69,9 +69,13 @@ function renderLobby(rooms) {
   for (const r of rooms) {
     const tr = tb.insertRow();
     const a = document.createElement('a');
-    a.href = '/game/' + r.id; a.textContent = r.id.slice(0, 6);
-    tr.insertCell().appendChild(a);
-    tr.insertCell().textContent = `${r.players}p ${r.variant}`;
+    a.href = '/game/' + r.id; a.textContent = r.id;
+    const copy = document.createElement('button');
+    copy.className = 'copy-link'; copy.textContent = 'copy link'; copy.type = 'button';
+    copy.onclick = () => navigator.clipboard?.writeText(location.origin + '/game/' + r.id).then(() => { copy.textContent = 'copied'; }, () => showError('the browser did not let the page copy: the link is ' + location.origin + '/game/' + r.id));
+    const cell = tr.insertCell();
+    cell.append(a, ' ', copy);
+    tr.insertCell().textContent = `${r.players}p ${r.game || r.variant}`;
     tr.insertCell().textContent = r.seats.map((s) => s.free ? `${s.colour}: (free)` : `${s.colour}: ${s.name}`).join(', ');
     tr.insertCell().textContent = r.tc || '–';
     tr.insertCell().textContent = r.status + (r.result ? ' ' + r.result : '');
@@ -383,6 +387,14 @@ function renderFight() {
   fightsSeenPlies = state.plies;
 }
 
+// Scores from one side everywhere (the analysis's convention): an engine's comment gives its
+// score for the mover (`+3.10/12 0.5s`, `-M2/5`); in two players a Blue move's score is
+// turned to Green's. In three players each score stays the mover's own standing.
+function oneSide(comment, mover) {
+  if (!state || state.players !== 2 || mover !== 'b') return comment;
+  return comment.replace(/^([+-])(M?\d+(\.\d+)?)/, (_, sign, v) => (sign === '+' ? '-' : '+') + v);
+}
+
 // The men's names (SPEC 2): the letter a record writes, its name, and the Klin Zha name.
 const PIECE_NAMES = { Q: 'queen (Fencer)', R: 'rook (Lancer)', B: 'bishop (Swift)', N: 'knight (Flier)', P: 'pawn (Vanguard)', W: 'wall (Blockader)', H: 'heart' };
 
@@ -462,8 +474,13 @@ function renderActions() {
   $('ask-takeback').hidden = !c.takeback || !!state.takeback_by;
   $('accept-takeback').hidden = !(me && state.takeback_by && state.takeback_by !== me);
   $('decline-takeback').hidden = $('accept-takeback').hidden;
+  // Who asks for the take-back, said beside the buttons.
+  const asker = state.takeback_by && state.seats.find((s) => s.colour === state.takeback_by);
+  $('takeback-by').textContent = asker ? (asker.colour === me ? 'You ask to take back your last move.' : `${asker.name || asker.colour} asks to take back their last move.`) : '';
   $('abort').hidden = !c.abort;
   $('play-on').hidden = !c.play_on;
+  $('rematch').hidden = !c.rematch;
+  $('join-rematch').hidden = !state.rematch || state.rematch === roomId;
   $('analyse').disabled = !c.analyse;
   $('review').disabled = !c.analyse || state.status === 'running';
 }
@@ -497,7 +514,7 @@ function render() {
     const li = document.createElement('li');
     const mark = review?.points.find((p) => p.ply === i + 1)?.mark || '';
     li.textContent = `${m.mover}: ${m.san}${mark}`;
-    if (m.comment) { const s = document.createElement('span'); s.className = 'comment'; s.textContent = ` {${m.comment}}`; li.appendChild(s); }
+    if (m.comment) { const s = document.createElement('span'); s.className = 'comment'; s.textContent = ` {${oneSide(m.comment, m.mover)}}`; li.appendChild(s); }
     if (m.spindles) li.title = m.spindles;
     li.dataset.ply = i + 1;
     if (i + 1 === state.ply) li.classList.add('current');
@@ -608,6 +625,8 @@ window.addEventListener('DOMContentLoaded', () => {
   $('create').onclick = createRoom;
   $('newgame').onsubmit = (e) => { e.preventDefault(); createRoom(); };
   $('refresh').onclick = () => send({ type: 'lobby' });
+  // The lobby keeps itself up to date: its list is asked for again every 5 s while shown.
+  setInterval(() => { if (!roomId && !$('lobby').hidden && document.visibilityState === 'visible') send({ type: 'lobby' }); }, 5000);
   $('load').onclick = () => { $('load-game').hidden = true; send({ type: 'load', record: $('load-record').value }); };
   $('copy-fen').onclick = () => navigator.clipboard?.writeText(state?.fen || '').catch(() => {});
   $('view').onchange = () => send({ type: 'view', colour: $('view').value });
@@ -634,8 +653,11 @@ window.addEventListener('DOMContentLoaded', () => {
     const n = state.players;
     const seats = [], sit = state.to_move;
     for (let i = 0; i < n; ++i) seats.push('gbk'[i] === sit ? { kind: 'person' } : (welcome.engines.length ? { kind: 'engine', engine: welcome.engines[0].name } : { kind: 'person' }));
-    send({ type: 'create', from_room: state.room, ply: state.ply, seats, sit, name: localStorage.getItem('klinzha-name') || 'Player', movetime: 1000 });
+    // (the clock, the engines' time, options and level stay as the room had them)
+    send({ type: 'create', from_room: state.room, ply: state.ply, seats, sit, name: localStorage.getItem('klinzha-name') || 'Player' });
   };
+  $('rematch').onclick = () => send({ type: 'rematch' });
+  $('join-rematch').onclick = () => { if (state.rematch) location.href = '/game/' + state.rematch; };
   $('analyse').onclick = () => send({ type: 'analyse', on: true, engine: $('analysis-engine').value, multipv: Number($('multipv').value) || 2 });
   $('analyse-stop').onclick = () => send({ type: 'analyse', on: false });
   $('review').onclick = () => { review = null; send({ type: 'review', on: true, engine: $('analysis-engine').value, depth: 5 }); };
