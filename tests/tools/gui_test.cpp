@@ -301,7 +301,7 @@ TEST_CASE("gui room: a heart an opposing man can take is marked in danger") {
     CHECK(room->player_view(BLUE, -1, BLUE)["danger"].empty());
 }
 
-TEST_CASE("gui room: no analysis for anyone while people play each other; after, for all") {
+TEST_CASE("gui room: no analysis for anyone while people play each other, after it for all") {
     gui::Lobby lobby(engines(), nullptr, {});
     auto room = make_room(lobby, two_people());
     std::string t;
@@ -343,7 +343,7 @@ TEST_CASE("gui room: a draw is offered to people only, not to an engine") {
 }
 
 TEST_CASE(
-    "gui connection: play on keeps the engine's options and the clock; a rematch turns "
+    "gui connection: play on keeps the engine's options and the clock, a rematch turns "
     "the seats") {
     gui::Lobby lobby(engines(), nullptr, {});
     Collector c;
