@@ -28,6 +28,7 @@ BUILD = sys.argv[1] if len(sys.argv) > 1 else 'build/release'
 KLINZHA = os.path.abspath(os.path.join(BUILD, 'klinzha'))
 DB = os.path.join(tempfile.mkdtemp(prefix='klinzha-gui-'), 'gui.sqlite3')
 FEN2 = '2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,Ng25,Ng14,Ph24,Ph12,Pf26,Wi44 - g play 0 1'
+FEN_DANGER = '2 Hi99,Pi99,Re38 Hd38,Pd38,Pi11 - b play 0 1'  # Green's rook can take Blue's heart
 FEN3 = ('3 Hh79,Qh35,Rd49,Ni99,Ni45,Pi88,Ph68,Pf58,Wh45 Hg36,Qg13,Bi23,Nc29,Nb18,Pi12,Pg36,Wg24 '
         'Hf37,Rd16,Bb29,Ng68,Nf26,Pe38,Wd17 b play 1 20')
 failures = 0
@@ -446,6 +447,47 @@ try:
     check(wait_for(lambda: 'solved' in a.find_element(By.ID, 'exercise-verdict').get_attribute('class'), 10),
           'exercise "Save your heart" solved by taking the attacker')
     a.save_screenshot('/tmp/klinzha-gui-learn.png')
+
+    # 12. Two people and a spectator: the heart in danger marked, the chat (a script tag
+    # shown as text), no analysis for the spectator, a record saved mid-game read back with
+    # its names, then a rematch.
+    b, w = browser(), browser()
+    drivers += [b, w]
+    a.get(base)
+    room = create(a, 2, ['me', 'person'], fen=FEN_DANGER, name='Ann')
+    url = base + 'game/' + room
+    check(sit(b, url, 'b', 'Bob') is not None, 'a second person takes Blue')
+    w.get(url)
+    check(wait_for(lambda: state(w)['status'] == 'running', 10), 'a spectator watches')
+    check(wait_for(lambda: b.find_elements(By.CSS_SELECTOR, '#board [data-cell="d38"] .heart-danger'), 10),
+          'the heart Green\'s rook can take is ringed in red on the board')
+    check(w.find_element(By.ID, 'analyse').get_attribute('disabled') is not None and not state(w)['can']['analyse'],
+          'the spectator may not analyse while people play each other')
+    a.find_element(By.ID, 'chat-text').send_keys('<script>window.pwned = 1</script>good luck\n')
+    check(wait_for(lambda: '<script>window.pwned = 1</script>good luck' in b.find_element(By.ID, 'chat').text, 10)
+          and not b.execute_script('return window.pwned === 1'), 'a chat line with a script tag is shown as text')
+    b.save_screenshot('/tmp/klinzha-gui-danger-chat.png')
+    wait_for(lambda: state(b)['can']['move'], 10)
+    take = next(m for m in state(b)['legal'] if m['from'] == 'd38' and m['to'] == 'e38' and m['carry'])
+    click_move(b, 'play', take)
+    check(wait_for(lambda: state(b)['plies'] == 1 and not b.find_elements(By.CSS_SELECTOR, '#board .heart-danger'), 10),
+          'the heart saved: no mark left')
+    a.find_element(By.ID, 'save').click()
+    pgn = wait_for(lambda: a.find_element(By.ID, 'record').get_attribute('value'), 10) or ''
+    check('[Result "*"]' in pgn and '[Green "Ann"]' in pgn, 'a record saved mid-game says "*" and the names')
+    w.get(base)
+    wait_for(lambda: w.find_element(By.ID, 'load-record').is_displayed(), 10)
+    w.execute_script('document.getElementById("load-record").value = arguments[0];', pgn)
+    w.find_element(By.ID, 'load').click()
+    check(wait_for(lambda: state(w)['status'] == 'review' and [s['name'] for s in state(w)['seats']] == ['Ann', 'Bob'], 10),
+          'the record reads back as one game, with its names')
+    a.execute_script('window.confirm = () => true; document.getElementById("resign").click();')
+    check(wait_for(lambda: state(a)['status'] == 'over' and state(a)['can']['rematch'], 10), 'after the game a rematch is offered')
+    wait_for(lambda: a.find_element(By.ID, 'result-rematch').is_displayed(), 10)
+    a.find_element(By.ID, 'result-rematch').click()  # (in the result dialog, as people find it)
+    check(wait_for(lambda: state(a)['room'] != room and state(a)['you'] == 'b', 10), 'the rematch: Ann now plays Blue')
+    check(wait_for(lambda: state(b)['rematch'] == state(a)['room'] and b.find_element(By.ID, 'join-rematch').is_displayed(), 10),
+          'Bob is offered the rematch')
 finally:
     for d in drivers:
         try:

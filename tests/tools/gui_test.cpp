@@ -412,6 +412,57 @@ TEST_CASE("gui lobby: rooms say Blind and Kinta, and an aborted game is said so"
     CHECK(room->summary()["status"] == "aborted");
 }
 
+TEST_CASE("gui room: the chat keeps text as said, refuses bad lines, keeps spectators apart") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    auto room = make_room(lobby, two_people());
+    std::string t;
+    REQUIRE_FALSE(room->sit(GREEN, "Ann", t));
+    REQUIRE_FALSE(room->sit(BLUE, "Bob", t));
+    CHECK_FALSE(room->chat(GREEN, "  <script>alert(1)</script> good luck  "));
+    CHECK(room->chat(GREEN, "   "));                           // nothing to say
+    CHECK(room->chat(GREEN, std::string(301, 'x')));           // too long
+    CHECK(room->chat(BLUE, std::string("bell\a")));            // a control character
+    CHECK_FALSE(room->chat(BLUE, "Gr\xc3\xbc\xc3\x9f dich"));  // UTF-8 is text
+    CHECK_FALSE(room->chat(std::nullopt, "Ann should take the rook"));
+    json v = room->player_view(GREEN, -1, GREEN);
+    REQUIRE(v["chat"].size() == 2);  // the spectator's line is not shown to a player
+    CHECK(v["chat"][0]["text"] == "<script>alert(1)</script> good luck");  // as said, trimmed
+    CHECK(v["chat"][0]["name"] == "Ann");
+    CHECK(v["chat"][0]["colour"] == "g");
+    CHECK(room->player_view(std::nullopt, -1, GREEN)["chat"].size() == 3);  // spectators see all
+    REQUIRE(play_next(*room));
+    REQUIRE_FALSE(room->resign(BLUE));
+    CHECK(room->player_view(GREEN, -1, GREEN)["chat"].size() == 3);  // after the game, all
+    for (int i = 0; i < 60; ++i) REQUIRE_FALSE(room->chat(GREEN, std::to_string(i)));
+    v = room->player_view(GREEN, -1, GREEN);
+    CHECK(v["chat"].size() == gui::Room::kChatLines);
+    CHECK(v["chat"].back()["text"] == "59");
+}
+
+TEST_CASE("gui connection: chat lines come one a second, and not at all with --no-chat") {
+    for (bool on : {true, false}) {
+        gui::LobbyLimits limits;
+        limits.chat = on;
+        gui::Lobby lobby(engines(), nullptr, limits);
+        auto room = make_room(lobby, two_people());
+        Collector c;
+        gui::Connection conn(lobby, c.send(), 1000);
+        conn.post(json{{"type", "join"}, {"room", room->id()}}.dump());
+        REQUIRE(eventually([&] { return c.count("state") > 0; }));
+        conn.post(R"({"type":"chat","text":"hello"})");
+        conn.post(R"({"type":"chat","text":"again at once"})");
+        REQUIRE(eventually([&] { return c.count("error") >= 1; }));
+        const std::string why = c.last("error")["message"];
+        if (on) {
+            CHECK(why.find("one line a second") != std::string::npos);
+            CHECK(room->player_view(std::nullopt, -1, GREEN)["chat"].size() == 1);
+        } else {
+            CHECK(why.find("no chat") != std::string::npos);
+            CHECK(room->player_view(std::nullopt, -1, GREEN)["chat"].empty());
+        }
+    }
+}
+
 TEST_CASE("gui room: Kinta shows a person the odds before an attack, and the fight after it") {
     gui::Lobby lobby(engines(), nullptr, {});
     gui::RoomSettings s = two_people();

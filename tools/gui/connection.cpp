@@ -150,7 +150,11 @@ json Connection::welcome() const {
         variants.push_back(
             {{"name", v}, {"rules", r.to_string()}, {"players", r.required_players()}});
     }
-    return {{"type", "welcome"}, {"engines", engines}, {"rules", rules}, {"variants", variants}};
+    return {{"type", "welcome"},
+            {"engines", engines},
+            {"rules", rules},
+            {"variants", variants},
+            {"chat", lobby_.limits().chat}};
 }
 
 void Connection::join(std::shared_ptr<Room> room, const std::string& token) {
@@ -301,6 +305,12 @@ void Connection::handle(std::string_view text) {
             return on_review(msg);
         } else if (type == "rematch") {
             return on_rematch();
+        } else if (type == "chat") {
+            if (!lobby_.limits().chat) return error("chat: this server has no chat");
+            const auto now = std::chrono::steady_clock::now();
+            if (now - last_chat_ < std::chrono::seconds(1)) return error("chat: one line a second");
+            last_chat_ = now;
+            err = room_->chat(seat_, str(msg, "text"));
         } else {
             return error("unknown message type '" + type + "'");
         }

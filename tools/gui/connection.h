@@ -14,6 +14,7 @@
 // Errors: a bad message is answered with {"type":"error","message":...} and changes nothing.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -76,6 +77,8 @@ class Connection {
     double rate_;
     double tokens_;
     std::int64_t last_ms_;
+    /// When this connection last said a chat line (one a second).
+    std::chrono::steady_clock::time_point last_chat_{};
 
     std::mutex m_;
     std::condition_variable cv_;

@@ -29,6 +29,7 @@ struct LobbyLimits {
     int max_analyses = 4;        ///< analysis engines running for all connections together
     int max_rooms_listed = 100;  ///< rooms in the lobby's list (open ones first)
     std::int64_t seat_timeout_ms = 120000;  ///< an empty seat to move loses on time after
+    bool chat = true;                       ///< rooms have a chat (klinzha-gui --no-chat: none)
 };
 
 class Lobby {

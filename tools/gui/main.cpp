@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
         po::value<int>()->default_value(scfg.max_connections_per_address),
         "connections at once from one address")(
         "idle-timeout", po::value<int>()->default_value(scfg.idle_timeout_s),
-        "seconds a WebSocket's peer may stay silent to pings")(
+        "seconds a WebSocket's peer may stay silent to pings")("no-chat", "rooms have no chat")(
         "log-level", po::value<std::string>()->default_value("warn"),
         "trace debug info warn error off");
     po::variables_map vm;
@@ -130,6 +130,7 @@ int main(int argc, char** argv) {
     limits.max_engine_seats = vm["max-engines"].as<int>();
     limits.max_analyses = vm["max-analyses"].as<int>();
     limits.seat_timeout_ms = static_cast<std::int64_t>(vm["seat-timeout"].as<double>() * 1000);
+    limits.chat = vm.count("no-chat") == 0;
     if (scfg.max_message_bytes < 1024 || scfg.messages_per_second <= 0 ||
         scfg.max_connections_per_address < 1 || scfg.idle_timeout_s < 1 ||
         limits.max_open_rooms < 1 || limits.max_engine_seats < 0 || limits.max_analyses < 0 ||

@@ -989,6 +989,26 @@ void Room::unsubscribe(int handle) {
     listeners_.erase(handle);
 }
 
+std::optional<std::string> Room::chat(std::optional<Colour> seat, const std::string& text) {
+    const auto first = text.find_first_not_of(" \t");
+    const auto last = text.find_last_not_of(" \t");
+    if (first == std::string::npos) return "say something";
+    const std::string line = text.substr(first, last - first + 1);
+    if (line.size() > kChatBytes)
+        return "a line is at most " + std::to_string(kChatBytes) + " bytes";
+    for (unsigned char ch : line)
+        if (ch < 0x20 || ch == 0x7f) return "a line holds no control characters";
+    {
+        std::lock_guard lock(m_);
+        const std::string name = seat ? (names_[*seat].empty() ? colour_name(*seat) : names_[*seat])
+                                      : std::string("spectator");
+        chat_.push_back({name, seat, line});
+        if (chat_.size() > kChatLines) chat_.erase(chat_.begin());
+    }
+    changed();
+    return std::nullopt;
+}
+
 void Room::set_rematch(const std::string& id) {
     {
         std::lock_guard lock(m_);
@@ -1256,6 +1276,18 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
         for (Move m : bview->refused()) log.push_back("refused: " + move_to_string(m));
         so.crossed &= ~view_pos.occupied();
     }
+    // The chat lines this seat sees (Room::chat): spectators' lines reach players only once
+    // the game is over when people play each other.
+    auto chat_view = [&](std::optional<Colour> me, int persons) {
+        json lines = json::array();
+        const bool apart = me && status_ == Status::Running && persons >= 2;
+        for (const auto& l : chat_)
+            if (!(apart && !l.seat))
+                lines.push_back({{"name", l.name},
+                                 {"colour", l.seat ? json(colour_name(*l.seat)) : json(nullptr)},
+                                 {"text", l.text}});
+        return lines;
+    };
     json out{{"type", "state"},
              {"room", id_},
              {"status", status_name(status_)},
@@ -1283,6 +1315,7 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
              {"view", colour_name(orientation)},
              {"status_text", status},
              {"rematch", rematch_.empty() ? json(nullptr) : json(rematch_)},
+             {"chat", chat_view(seat, people)},
              {"danger", danger},
              {"blind", blind_locked()}};
     if (bview) {

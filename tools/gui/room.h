@@ -162,6 +162,14 @@ class Room {
     nlohmann::json to_json() const;
     /// The settings (for "play on from here").
     RoomSettings settings() const;
+    /// A chat line from `seat` (nullopt: a spectator), 1-300 bytes of printable text once
+    /// trimmed (UTF-8 allowed, no control characters). The room keeps the last kChatLines,
+    /// not in the store. While people play each other, spectators' lines are shown to
+    /// spectators only (no help from outside reaches a player); after the game, to all.
+    /// Returns the error message, or nullopt.
+    std::optional<std::string> chat(std::optional<Colour> seat, const std::string& text);
+    static constexpr std::size_t kChatLines = 50;
+    static constexpr std::size_t kChatBytes = 300;
     /// The room of the rematch of this finished game (Connection::on_rematch), shown to every
     /// view as `rematch`; not kept in the store.
     void set_rematch(const std::string& id);
@@ -217,6 +225,12 @@ class Room {
     Status status_ = Status::Waiting;
     std::array<std::string, kColours> names_, tokens_;
     std::string rematch_;  ///< set_rematch
+    struct ChatLine {
+        std::string name;
+        std::optional<Colour> seat;  ///< nullopt: a spectator's
+        std::string text;
+    };
+    std::vector<ChatLine> chat_;  ///< the last kChatLines
     std::array<int, kColours> present_{};
     std::array<std::int64_t, kColours> absent_since_{};  ///< steady ms; 0 = present
     int spectators_ = 0;

@@ -387,6 +387,24 @@ function renderFight() {
   fightsSeenPlies = state.plies;
 }
 
+// The room's chat: each line as text (never markup), the speaker's name and colour before it.
+function renderChat() {
+  $('chat-box').hidden = !welcome || welcome.chat === false;
+  const ol = $('chat');
+  const lines = state.chat || [];
+  if (ol.children.length === lines.length && ol.dataset.last === JSON.stringify(lines.at(-1) || null)) return;
+  ol.replaceChildren(...lines.map((l) => {
+    const li = document.createElement('li');
+    const who = document.createElement('b');
+    who.textContent = l.name + (l.colour ? ` (${l.colour})` : '') + ': ';
+    if (l.colour) who.className = 'chat-' + l.colour;
+    li.append(who, document.createTextNode(l.text));
+    return li;
+  }));
+  ol.dataset.last = JSON.stringify(lines.at(-1) || null);
+  ol.scrollTop = ol.scrollHeight;
+}
+
 // Scores from one side everywhere (the analysis's convention): an engine's comment gives its
 // score for the mover (`+3.10/12 0.5s`, `-M2/5`); in two players a Blue move's score is
 // turned to Green's. In three players each score stays the mover's own standing.
@@ -480,6 +498,7 @@ function renderActions() {
   $('abort').hidden = !c.abort;
   $('play-on').hidden = !c.play_on;
   $('rematch').hidden = !c.rematch;
+  $('result-rematch').hidden = !c.rematch;
   $('join-rematch').hidden = !state.rematch || state.rematch === roomId;
   $('analyse').disabled = !c.analyse;
   $('review').disabled = !c.analyse || state.status === 'running';
@@ -504,6 +523,7 @@ function render() {
     o.appendChild(t);
     g.appendChild(o);
   }
+  renderChat();
   $('fen').textContent = state.fen || '(hidden)';
   $('status').textContent = state.status_text + ((state.danger || []).length ? ' - a heart is in danger' : '');
   $('view').value = state.view;
@@ -657,11 +677,17 @@ window.addEventListener('DOMContentLoaded', () => {
     send({ type: 'create', from_room: state.room, ply: state.ply, seats, sit, name: localStorage.getItem('klinzha-name') || 'Player' });
   };
   $('rematch').onclick = () => send({ type: 'rematch' });
+  $('chat-text').addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' || !$('chat-text').value.trim()) return;
+    send({ type: 'chat', text: $('chat-text').value });
+    $('chat-text').value = '';
+  });
   $('join-rematch').onclick = () => { if (state.rematch) location.href = '/game/' + state.rematch; };
   $('analyse').onclick = () => send({ type: 'analyse', on: true, engine: $('analysis-engine').value, multipv: Number($('multipv').value) || 2 });
   $('analyse-stop').onclick = () => send({ type: 'analyse', on: false });
   $('review').onclick = () => { review = null; send({ type: 'review', on: true, engine: $('analysis-engine').value, depth: 5 }); };
   $('result-close').onclick = () => $('result-dialog').close();
+  $('result-rematch').onclick = () => { $('result-dialog').close(); send({ type: 'rematch' }); };
   const carry = (withHeart) => { if (pendingCarry) send({ type: 'move', move: pendingCarry.find((m) => m.carry === withHeart).move }); pendingCarry = null; $('carry-choice').hidden = true; };
   $('carry-yes').onclick = () => carry(true);
   $('carry-no').onclick = () => carry(false);
