@@ -136,6 +136,7 @@ std::string board_svg(const Position& pos, const SvgOptions& opts) {
               << (heart_owner != NO_COLOUR
                       ? std::string(", carrying ") + kColourName[heart_owner] + "'s heart"
                       : std::string())
+              << (pos.kinta() ? ", strength " + std::to_string(pos.strength(c)) : std::string())
               << "</title>"
               << "<circle cx=\"" << num(gx) << "\" cy=\"" << num(gy + up_shift)
               << "\" r=\"14\" fill=\"" << kFill[col] << "\" stroke=\"#fff\" stroke-width=\"1.5\"/>"

@@ -472,6 +472,14 @@ try:
     click_move(b, 'play', take)
     check(wait_for(lambda: state(b)['plies'] == 1 and not b.find_elements(By.CSS_SELECTOR, '#board .heart-danger'), 10),
           'the heart saved: no mark left')
+    # A premove: Bob picks his pawn's step while Ann is to move; it is played when his turn comes.
+    wait_for(lambda: state(b)['to_move'] == 'g', 10)
+    click_cell(b, 'i11')
+    click_cell(b, 'i12')
+    check(len(b.find_elements(By.CSS_SELECTOR, '#board .premove')) == 2, 'a premove is marked while the other player moves')
+    check(wait_for(lambda: state(a)['can']['move'], 10) and play_a_move(a), 'Ann moves')
+    check(wait_for(lambda: state(b)['plies'] == 3 and state(b)['moves'][2]['move'] == 'i11i12', 10),
+          'the premove is played as soon as the turn comes')
     a.find_element(By.ID, 'save').click()
     pgn = wait_for(lambda: a.find_element(By.ID, 'record').get_attribute('value'), 10) or ''
     check('[Result "*"]' in pgn and '[Green "Ann"]' in pgn, 'a record saved mid-game says "*" and the names')

@@ -205,13 +205,85 @@ function pickGame(games) {
 
 function showRoom() { $('lobby').hidden = true; $('room').hidden = false; }
 
+// -- Sounds (Web Audio tones, no files): a move, a capture, a heart in danger, low time. The
+// mute is remembered in localStorage.
+let audio = null;
+let lowTimeWarned = false;
+function tone(freqs, ms) {
+  if (localStorage.getItem('klinzha-mute') === '1') return;
+  try {
+    audio = audio || new AudioContext();
+    freqs.forEach((f, i) => {
+      const o = audio.createOscillator(), g = audio.createGain();
+      const t = audio.currentTime + i * ms / 1000;
+      o.frequency.value = f;
+      g.gain.setValueAtTime(0.12, t);
+      g.gain.exponentialRampToValueAtTime(0.001, t + ms / 1000);
+      o.connect(g).connect(audio.destination);
+      o.start(t); o.stop(t + ms / 1000);
+    });
+  } catch (e) { /* no audio here */ }
+}
+function soundsFor(prev, next) {
+  if (!prev || prev.room !== next.room || next.plies <= prev.plies || next.ply !== next.plies) return;
+  const last = next.moves[next.plies - 1];
+  if (last && last.san.includes('x')) tone([330, 220], 90); else tone([520], 60);
+  const mine = next.you && (next.danger || []).length && !(prev.danger || []).length;
+  if (mine) tone([880, 660, 880], 110);
+}
+function lowTime() {
+  if (!state || !state.you || state.clock_running !== state.you) { lowTimeWarned = false; return; }
+  const el = $('clock-' + state.you);
+  const ms = state.clocks['gbk'.indexOf(state.you)];
+  if (ms !== null && ms - (performance.now() - clockBase) < 10000 && !lowTimeWarned) {
+    lowTimeWarned = true;
+    tone([440, 440], 150);
+    if (el) el.classList.add('low');
+  }
+}
+setInterval(lowTime, 500);
+
+// -- Premoves (two players): a move picked while the other moves, played at once when the
+// turn comes if it is legal then, else dropped with a word.
+let premove = null;  // {from, to}
+function playPremove() {
+  if (!premove || !state.can.move || state.phase !== 'play') return;
+  const pm = premove;
+  premove = null;
+  const ms = movesFrom(pm.from).filter((m) => m.to === pm.to);
+  if (!ms.length) { showError(`premove ${pm.from}-${pm.to} dropped: not legal now`); return; }
+  send({ type: 'move', move: (ms.find((m) => m.carry) || ms[0]).move });
+}
+function onPremoveClick(cell) {
+  const own = (c) => !!document.querySelector(`#board [data-cell="${c}"] [data-man^="${state.you}"]`);
+  if (premove && premove.to === undefined && cell !== premove.from) premove.to = cell;
+  else premove = own(cell) && (!premove || premove.from !== cell) ? { from: cell } : null;
+  markPremove();
+}
+function markPremove() {
+  for (const e of document.querySelectorAll('#board .premove')) e.remove();
+  if (!premove) return;
+  for (const c of [premove.from, premove.to]) {
+    const g = c && document.querySelector(`#board [data-cell="${c}"]`);
+    if (!g) continue;
+    const o = document.createElementNS(NS, 'polygon');
+    o.setAttribute('points', g.querySelector('polygon').getAttribute('points'));
+    o.setAttribute('class', 'premove');
+    g.appendChild(o);
+  }
+}
+
 function onState(msg) {
   const samePly = state && state.ply === msg.ply && state.plies === msg.plies;
+  soundsFor(state, msg);
   state = msg;
   if (!samePly) pendingCarry = null;
   if (typeof picked === 'string' && picked.length > 1 && !samePly) picked = null;  // a picked cell
   showRoom();
   render();
+  if (state.status !== 'running') premove = null;
+  markPremove();
+  playPremove();
   if (state.result && state.result !== lastResult && state.status === 'over' && state.plies > 0 && state.ply === state.plies) {
     lastResult = state.result;
     const winners = state.winners.length ? state.winners.join(' and ') + (state.winners.length > 1 ? ' win' : ' wins') : 'Draw';
@@ -230,6 +302,9 @@ function tryMove(from, to) {
 }
 
 function onCellClick(cell) {
+  // Not this seat's turn in a two-player game in play: the click makes a premove.
+  if (state && state.you && !state.can.move && state.status === 'running' && state.players === 2 &&
+      state.phase === 'play' && state.ply === state.plies && !state.blind) { onPremoveClick(cell); return; }
   if (!state || !state.can.move || pendingCarry) return;
   if (state.phase === 'place') {
     if (!picked) { showError('pick a piece from the tray first'); return; }
@@ -677,6 +752,9 @@ window.addEventListener('DOMContentLoaded', () => {
     send({ type: 'create', from_room: state.room, ply: state.ply, seats, sit, name: localStorage.getItem('klinzha-name') || 'Player' });
   };
   $('rematch').onclick = () => send({ type: 'rematch' });
+  const muteLabel = () => { $('mute').textContent = localStorage.getItem('klinzha-mute') === '1' ? 'Sound off' : 'Sound on'; };
+  $('mute').onclick = () => { localStorage.setItem('klinzha-mute', localStorage.getItem('klinzha-mute') === '1' ? '0' : '1'); muteLabel(); };
+  muteLabel();
   $('chat-text').addEventListener('keydown', (e) => {
     if (e.key !== 'Enter' || !$('chat-text').value.trim()) return;
     send({ type: 'chat', text: $('chat-text').value });
