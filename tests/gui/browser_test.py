@@ -241,6 +241,10 @@ try:
     # The evaluation graph: a review scores every move; a click on the graph goes to a move.
     w.find_element(By.ID, 'review').click()
     check(wait_for(lambda: w.find_elements(By.CSS_SELECTOR, '#graph polyline'), 30), 'a review draws the evaluation graph')
+    # (each of the three players moved: a row each, with the moves it made scored)
+    check(wait_for(lambda: len(w.find_elements(By.CSS_SELECTOR, '#review-summary tr')) == 4
+                   and not state(w) is None and w.find_element(By.ID, 'review-status').text == '', 30),
+          'the review sums up each player: moves, average loss, inaccuracies, mistakes, blunders')
     w.execute_script("const g = document.getElementById('graph'), r = g.getBoundingClientRect();"
                      "g.dispatchEvent(new MouseEvent('click', {clientX: r.left + 3, clientY: r.top + 10, bubbles: true}));")
     check(wait_for(lambda: state(w)['ply'] <= 2, 5), 'a click on the graph goes to the move: ply ' + str(state(w)['ply']))

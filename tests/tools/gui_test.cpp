@@ -989,6 +989,10 @@ TEST_CASE("gui connection: a review scores every move of the play phase for the 
         CHECK(p["pov"] == "g");  // two players: Green's side
         const std::string mark = p["mark"];
         CHECK((mark.empty() || mark == "?!" || mark == "?" || mark == "??"));
+        // The loss in centi-pawns, and its mark by docs/gui.md's thresholds (50, 100, 200).
+        const int loss = p["loss"];
+        CHECK((loss >= 0 && loss <= 1000));
+        CHECK(mark == (loss >= 200 ? "??" : loss >= 100 ? "?" : loss >= 50 ? "?!" : ""));
         CHECK_FALSE(p["san"].get<std::string>().empty());
     }
     // Not while a game hides anything or runs between people.

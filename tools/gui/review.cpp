@@ -62,7 +62,8 @@ void Reviewer::run() {
             // then the played move is the best one found.
             if (mine_cp > best_cp) best_cp = mine_cp;
         }
-        const int grade = move_grade(std::min(best_cp - mine_cp, 1000));
+        const int loss = std::clamp(best_cp - mine_cp, 0, 1000);  // cp, as analyse counts it
+        const int grade = move_grade(loss);
         const Colour mover = p.to_move();
         const Colour pov = p.players() == 2 ? GREEN : mover;
         const double sign = pov == mover ? 1.0 : -1.0;
@@ -71,6 +72,7 @@ void Reviewer::run() {
                 {"pov", colour_name(pov)},
                 {"pawns", sign * std::clamp(best_cp, -1000, 1000) / 100.0},
                 {"mark", kGradeSymbols[grade]},
+                {"loss", loss},
                 {"san", to_record_algebraic(p, m)}};
         if (std::abs(best_cp) >= 9000) pt["mate"] = true;
         auto parsed = parse_move(p, best.move);

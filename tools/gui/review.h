@@ -5,8 +5,8 @@
 // (engine/record.h, move_grade).
 //
 // It runs on a thread of its own and reports after each move, at most ~5 times a second, as
-// {"type":"review","plies":N,"done":k,"points":[{ply, mover, pawns, mate, pov, mark, san,
-// best}]}: `ply` the number of the position after the move (so a click on the point shows
+// {"type":"review","plies":N,"done":k,"points":[{ply, mover, pawns, mate, pov, mark, loss,
+// san, best}]}: `loss` the centi-pawns the move played lost against the best (0..1000), `ply` the number of the position after the move (so a click on the point shows
 // it), `pawns` the score before the move in pawns from Green's side (two players) or from
 // the mover's (three; `pov` says whose), `mate` when that score is a heart capture, `mark`
 // "", "?!", "?" or "??", `san` the move played and `best` the engine's choice (SPEC 11).

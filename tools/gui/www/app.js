@@ -659,8 +659,11 @@ function renderGraph() {
   if (!review || !review.points.length) { box.hidden = true; return; }
   box.hidden = false;
   $('review-status').textContent = review.finished ? '' : `reviewing… ${review.done}/${review.plies}`;
-  const W = 600, H = 90, n = Math.max(review.plies, 2), clamp = 5;
-  const x = (ply) => (ply / n) * W;
+  // The play phase only (the setup's moves are not scored): from the position before the
+  // first scored move to the last.
+  const W = 600, H = 90, clamp = 5;
+  const first = review.points[0].ply - 1, n = Math.max(review.plies - first, 2);
+  const x = (ply) => ((ply - first) / n) * W;
   const y = (p) => H / 2 - (Math.max(-clamp, Math.min(clamp, p)) / clamp) * (H / 2 - 4);
   const pts = review.points.map((p) => `${x(p.ply).toFixed(1)},${y(p.pawns).toFixed(1)}`).join(' ');
   const colour = { '?!': '#d4a000', '?': '#e06000', '??': '#c00020' };
@@ -672,9 +675,31 @@ function renderGraph() {
   box.innerHTML = `<svg viewBox="0 0 ${W} ${H}" preserveAspectRatio="none" width="100%" height="90"><rect width="${W}" height="${H}" fill="#fff"/><line x1="0" x2="${W}" y1="${H / 2}" y2="${H / 2}" stroke="#ccc"/>${cur}<polyline points="${pts}" fill="none" stroke="#222" stroke-width="1.5"/>${marks}<text x="4" y="12" font-size="10" fill="#777">${pov} (pawns, +-${clamp})</text></svg>`;
   box.onclick = (e) => {
     const r = box.getBoundingClientRect();
-    const ply = Math.round(((e.clientX - r.left) / r.width) * n);
+    const ply = first + Math.round(((e.clientX - r.left) / r.width) * n);
     go(ply);
   };
+  renderReviewSummary();
+}
+
+// The review's summary per player, as `klinzha analyse --record` prints it: moves scored,
+// average loss (centi-pawns), inaccuracies (?!), mistakes (?) and blunders (??).
+function renderReviewSummary() {
+  const t = $('review-summary');
+  t.innerHTML = '';
+  if (!review || !review.points.length) { t.hidden = true; return; }
+  t.hidden = false;
+  const head = t.insertRow();
+  for (const h of ['', 'moves', 'average loss', '?!', '?', '??']) { const th = document.createElement('th'); th.textContent = h; head.appendChild(th); }
+  for (const c of 'gbk'.slice(0, state ? state.players : 2)) {
+    const ps = review.points.filter((p) => p.mover === c);
+    if (!ps.length) continue;
+    const seat = state && state.seats.find((s) => s.colour === c);
+    const avg = ps.reduce((a, p) => a + (p.loss || 0), 0) / ps.length;
+    const tr = t.insertRow();
+    for (const v of [seat && seat.name ? seat.name : c, ps.length, `${Math.round(avg)} cp`,
+      ps.filter((p) => p.mark === '?!').length, ps.filter((p) => p.mark === '?').length, ps.filter((p) => p.mark === '??').length])
+      tr.insertCell().textContent = v;
+  }
 }
 
 function renderAnalysis() {
