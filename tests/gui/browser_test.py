@@ -410,6 +410,10 @@ try:
     check(wait_for(lambda: state(a)['seats'][1]['name'] == 'klinzha (level 1)', 10),
           'the engine seat says its level')
     check(play_a_move(a) and wait_for(lambda: state(a)['plies'] >= 2, 15), 'the level-1 engine answers a move')
+    check(wait_for(lambda: state(a)['can']['move'] and a.find_element(By.ID, 'hint-button').is_displayed(), 15),
+          'a Hint button in a game against an engine')
+    a.find_element(By.ID, 'hint-button').click()
+    check(wait_for(lambda: a.find_elements(By.CSS_SELECTOR, '#board .best-arrow'), 10), 'the hint shows the best move as an arrow')
     a.save_screenshot('/tmp/klinzha-gui-level1.png')
 
     # 11. The Learn page: a man's moves shown on a small board, and exercises answered by

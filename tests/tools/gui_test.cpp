@@ -936,6 +936,47 @@ TEST_CASE("gui connection: an engine seat's level sets its Skill Level and names
     CHECK(eventually([&] { return c.last("state")["plies"] == 2; }));  // the engine answers
 }
 
+TEST_CASE("gui connection: a hint shows the engine's move, and the record says it was used") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    Collector c;
+    gui::Connection conn(lobby, c.send(), 1000);
+    json create = json::parse(
+        R"({"type":"create","players":2,"movetime":50,"sit":"g","name":"Ann",)"
+        R"("seats":[{"kind":"person"},{"kind":"engine","engine":"klinzha","level":1}]})");
+    create["fen"] = kPlayFen2;
+    conn.post(create.dump());
+    REQUIRE(eventually([&] { return c.count("seat") == 1; }));
+    auto room = lobby.find(c.last("seat")["room"]);
+    REQUIRE(eventually([&] { return c.last("state")["can"]["move"] == true; }));
+    conn.post(R"({"type":"hint"})");
+    REQUIRE(eventually([&] {
+        const json a = c.last("analysis");
+        return a.is_object() && a.contains("lines") && !a["lines"].empty();
+    }));
+    const json line = c.last("analysis")["lines"][0];
+    CHECK_FALSE(line["pv"].empty());
+    conn.post(R"({"type":"analyse","on":false})");
+    conn.post(json{{"type", "move"}, {"move", c.last("state")["legal"][0]["move"]}}.dump());
+    REQUIRE(eventually([&] { return room->plies() >= 1; }));
+    CHECK(room->player_view(GREEN, -1, GREEN)["moves"][0]["comment"].get<std::string>().find(
+              "hint") != std::string::npos);
+    CHECK(room->record().find("hint") != std::string::npos);
+    // Against a person: no hint.
+    auto people = make_room(lobby, two_people());
+    std::string tg, tb;
+    REQUIRE_FALSE(people->sit(GREEN, "Ann", tg));
+    REQUIRE_FALSE(people->sit(BLUE, "Bob", tb));
+    REQUIRE(
+        eventually([&] { return people->player_view(GREEN, -1, GREEN)["can"]["move"] == true; }));
+    Collector c2;
+    gui::Connection p2(lobby, c2.send(), 1000);
+    p2.post(json{{"type", "join"}, {"room", people->id()}, {"token", tg}}.dump());
+    REQUIRE(eventually([&] { return c2.count("state") > 0; }));
+    p2.post(R"({"type":"hint"})");
+    REQUIRE(eventually([&] { return c2.count("error") == 1; }));
+    CHECK(c2.count("analysis") == 0);
+}
+
 TEST_CASE("gui room: an engine that cannot start ends the room with no game and no outcome") {
     auto list = engines();
     list[0].spec.cmd = "/nonexistent/engine";  // the shell starts, the engine does not

@@ -301,6 +301,22 @@ void Connection::handle(std::string_view text) {
             return send_(json{{"type", "record"}, {"pgn", room_->record()}}.dump());
         } else if (type == "analyse") {
             return on_analyse(msg);
+        } else if (type == "hint") {
+            // A hint in a game against engines: the analysis of the position to move (one
+            // line), which the page shows as the best move's arrow; the move then played is
+            // written with the comment `hint`.
+            const auto s = need_seat();
+            if (!s) return;
+            const auto view = room_->player_view(seat_, -1, orientation_);
+            if (!view["can"]["move"].get<bool>() || view["phase"] != "play")
+                return error("hint: only for your move in play");
+            if (!view["can"]["analyse"].get<bool>())
+                return error("hint: not in a game against a person");
+            room_->note_hint(*s);
+            view_ply_ = -1;
+            json ask{{"on", true}, {"multipv", 1}};
+            if (!str(msg, "engine").empty()) ask["engine"] = str(msg, "engine");
+            return on_analyse(ask);
         } else if (type == "review") {
             return on_review(msg);
         } else if (type == "rematch") {

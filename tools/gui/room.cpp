@@ -653,6 +653,8 @@ void Room::start_referee() {
                 moves_.push_back(g.moves[i]);
                 algebraic_.push_back(g.algebraic[i]);
                 comments_.push_back(i < g.comments.size() ? g.comments[i] : "");
+                if (hinted_.count(i))  // the record says a hint was shown for this move
+                    comments_.back() += comments_.back().empty() ? "hint" : " hint";
                 spindles_.push_back(i < g.spindles.size() ? g.spindles[i] : "");
                 movers_.push_back(g.movers[i]);
                 setup_.push_back(g.setup_move[i]);
@@ -966,6 +968,7 @@ std::optional<std::string> Room::answer_takeback(Colour seat, bool accept) {
     else
         --n;
     keep_moves(n);
+    hinted_.erase(hinted_.lower_bound(n), hinted_.end());  // moves taken back: hints too
     takeback_by_ = NO_COLOUR;
     draw_offer_ = {};
     for (auto* h : humans_)
@@ -1007,6 +1010,12 @@ std::optional<std::string> Room::chat(std::optional<Colour> seat, const std::str
     }
     changed();
     return std::nullopt;
+}
+
+void Room::note_hint(Colour seat) {
+    std::lock_guard lock(m_);
+    (void)seat;  // (the connection checked that this seat is to move)
+    if (status_ == Status::Running) hinted_.insert(moves_.size());
 }
 
 void Room::set_rematch(const std::string& id) {

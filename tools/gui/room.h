@@ -33,6 +33,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <variant>
@@ -170,6 +171,8 @@ class Room {
     std::optional<std::string> chat(std::optional<Colour> seat, const std::string& text);
     static constexpr std::size_t kChatLines = 50;
     static constexpr std::size_t kChatBytes = 300;
+    /// A hint was shown to `seat` (Connection's `hint`): its next move's comment says `hint`.
+    void note_hint(Colour seat);
     /// The room of the rematch of this finished game (Connection::on_rematch), shown to every
     /// view as `rematch`; not kept in the store.
     void set_rematch(const std::string& id);
@@ -247,6 +250,7 @@ class Room {
     Colour clock_running_ = NO_COLOUR;
     std::int64_t clock_stamp_ms_ = 0;  ///< steady ms when clock_ms_ was read
     std::array<bool, kColours> draw_offer_{};
+    std::set<std::size_t> hinted_;  ///< note_hint: the moves (indices) played after a hint
     /// Blind (SPEC 25): the proposals of each seat the arbiter refused in its turn under way
     /// (read off the referee's `position blind ... refused ...` line).
     std::array<std::vector<std::string>, kColours> refused_;

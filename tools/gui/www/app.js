@@ -573,6 +573,7 @@ function renderActions() {
   $('abort').hidden = !c.abort;
   $('play-on').hidden = !c.play_on;
   $('rematch').hidden = !c.rematch;
+  $('hint-button').hidden = !(c.move && c.analyse && state.phase === 'play');
   $('result-rematch').hidden = !c.rematch;
   $('join-rematch').hidden = !state.rematch || state.rematch === roomId;
   $('analyse').disabled = !c.analyse;
@@ -777,6 +778,11 @@ window.addEventListener('DOMContentLoaded', () => {
     send({ type: 'create', from_room: state.room, ply: state.ply, seats, sit, name: localStorage.getItem('klinzha-name') || 'Player' });
   };
   $('rematch').onclick = () => send({ type: 'rematch' });
+  // A hint (games against engines): the analysis engine's best move as an arrow for 3 s.
+  $('hint-button').onclick = () => {
+    send({ type: 'hint', engine: $('analysis-engine').value });
+    setTimeout(() => send({ type: 'analyse', on: false }), 3000);
+  };
   const muteLabel = () => { $('mute').textContent = localStorage.getItem('klinzha-mute') === '1' ? 'Sound off' : 'Sound on'; };
   $('mute').onclick = () => { localStorage.setItem('klinzha-mute', localStorage.getItem('klinzha-mute') === '1' ? '0' : '1'); muteLabel(); };
   muteLabel();
