@@ -426,15 +426,24 @@ void Connection::on_create(const json& msg) {
         if (!sit_at || *sit_at >= s.players || !s.seats[*sit_at].person)
             return error("create: sit names a person's seat (g, b or k)");
     }
-    const std::string name = str(msg, "name");
+    open_room(std::move(s), sit_at, str(msg, "name"), "create");
+}
+
+std::shared_ptr<Room> Connection::open_room(RoomSettings s, std::optional<Colour> sit_at,
+                                            const std::string& name, const std::string& what) {
     auto r = lobby_.create(std::move(s));
-    if (auto* err = std::get_if<std::string>(&r)) return error("create: " + *err);
+    if (auto* err = std::get_if<std::string>(&r)) {
+        error(what + ": " + *err);
+        return nullptr;
+    }
     auto room = std::get<std::shared_ptr<Room>>(r);
     send_(json{{"type", "created"}, {"room", room->id()}}.dump());
     std::string token;
     if (sit_at) {
-        if (auto err = room->sit(*sit_at, name.empty() ? "Player" : name, token))
-            return error("create: " + *err);
+        if (auto err = room->sit(*sit_at, name.empty() ? "Player" : name, token)) {
+            error(what + ": " + *err);
+            return room;
+        }
         send_(json{{"type", "seat"},
                    {"room", room->id()},
                    {"colour", colour_name(*sit_at)},
@@ -442,6 +451,7 @@ void Connection::on_create(const json& msg) {
                   .dump());
     }
     join(room, token);
+    return room;
 }
 
 void Connection::on_rematch() {
@@ -459,22 +469,8 @@ void Connection::on_rematch() {
         name = room_->player_view(seat_, -1, *seat_)["seats"][*seat_]["name"];
     }
     const auto old = room_;
-    auto r = lobby_.create(std::move(s));
-    if (auto* err = std::get_if<std::string>(&r)) return error("rematch: " + *err);
-    auto room = std::get<std::shared_ptr<Room>>(r);
-    old->set_rematch(room->id());  // the others are offered it in their view
-    send_(json{{"type", "created"}, {"room", room->id()}}.dump());
-    std::string token;
-    if (sit_at) {
-        if (auto err = room->sit(*sit_at, name.empty() ? "Player" : name, token))
-            return error("rematch: " + *err);
-        send_(json{{"type", "seat"},
-                   {"room", room->id()},
-                   {"colour", colour_name(*sit_at)},
-                   {"token", token}}
-                  .dump());
-    }
-    join(room, token);
+    // (the others are offered it in their view)
+    if (auto room = open_room(std::move(s), sit_at, name, "rematch")) old->set_rematch(room->id());
 }
 
 void Connection::on_load(const json& msg) {

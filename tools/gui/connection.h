@@ -65,6 +65,11 @@ class Connection {
     /// seat moved on to the next colour (so colours are turned); this seat's person sits at
     /// its new colour, the others are offered the room in their view (`rematch`).
     void on_rematch();
+    /// Creates a room of `s` for `what` (create, rematch), says `created`, seats this
+    /// connection's person at `sit_at` under `name` (`seat`) and joins it. Returns the room
+    /// (nullptr when the lobby refused it; errors are sent as `what: ...`).
+    std::shared_ptr<Room> open_room(RoomSettings s, std::optional<Colour> sit_at,
+                                    const std::string& name, const std::string& what);
     void on_analyse(const nlohmann::json& msg);
     /// {"type":"review","on":true,"depth":5,"engine":...}: every move of the game scored
     /// for the evaluation graph (review.h); takes an analysis engine's place.
