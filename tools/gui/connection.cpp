@@ -312,7 +312,7 @@ void Connection::handle(std::string_view text) {
                 return error("hint: only for your move in play");
             if (!view["can"]["analyse"].get<bool>())
                 return error("hint: not in a game against a person");
-            room_->note_hint(*s);
+            room_->note_hint();
             view_ply_ = -1;
             json ask{{"on", true}, {"multipv", 1}};
             if (!str(msg, "engine").empty()) ask["engine"] = str(msg, "engine");

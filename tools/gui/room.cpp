@@ -913,7 +913,7 @@ std::optional<std::string> Room::abort_game(Colour seat) {
     for (std::size_t i = 0; i < moves_.size(); ++i)
         if (!setup_[i] && i >= first_ply_) return "the game has begun: offer a draw or resign";
     stop_referee(lock);
-    finish("", "aborted by " + (names_[seat].empty() ? colour_name(seat) : names_[seat]), {});
+    finish("", "aborted by " + shown_name_locked(seat), {});
     lock.unlock();
     changed();
     return std::nullopt;
@@ -1003,19 +1003,20 @@ std::optional<std::string> Room::chat(std::optional<Colour> seat, const std::str
         if (ch < 0x20 || ch == 0x7f) return "a line holds no control characters";
     {
         std::lock_guard lock(m_);
-        const std::string name = seat ? (names_[*seat].empty() ? colour_name(*seat) : names_[*seat])
-                                      : std::string("spectator");
-        chat_.push_back({name, seat, line});
+        chat_.push_back({seat ? shown_name_locked(*seat) : std::string("spectator"), seat, line});
         if (chat_.size() > kChatLines) chat_.erase(chat_.begin());
     }
     changed();
     return std::nullopt;
 }
 
-void Room::note_hint(Colour seat) {
+void Room::note_hint() {
     std::lock_guard lock(m_);
-    (void)seat;  // (the connection checked that this seat is to move)
     if (status_ == Status::Running) hinted_.insert(moves_.size());
+}
+
+std::string Room::shown_name_locked(Colour c) const {
+    return names_[c].empty() ? colour_name(c) : names_[c];
 }
 
 void Room::set_rematch(const std::string& id) {
@@ -1243,8 +1244,7 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
     json winners = json::array();
     if (!result_.empty())
         for (int c = 0; c < settings_.players; ++c)
-            if (outcome_[c] == match::Outcome::Win)
-                winners.push_back(names_[c].empty() ? colour_name(Colour(c)) : names_[c]);
+            if (outcome_[c] == match::Outcome::Win) winners.push_back(shown_name_locked(Colour(c)));
     SvgOptions so;
     so.view = orientation;
     // Blind: the cells where the seat lost men (SPEC 25: it is told each cell), and what it

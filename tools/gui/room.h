@@ -171,8 +171,9 @@ class Room {
     std::optional<std::string> chat(std::optional<Colour> seat, const std::string& text);
     static constexpr std::size_t kChatLines = 50;
     static constexpr std::size_t kChatBytes = 300;
-    /// A hint was shown to `seat` (Connection's `hint`): its next move's comment says `hint`.
-    void note_hint(Colour seat);
+    /// A hint was shown to the player to move (Connection's `hint`, which checks the seat):
+    /// the next move's comment says `hint`.
+    void note_hint();
     /// The room of the rematch of this finished game (Connection::on_rematch), shown to every
     /// view as `rematch`; not kept in the store.
     void set_rematch(const std::string& id);
@@ -250,6 +251,8 @@ class Room {
     Colour clock_running_ = NO_COLOUR;
     std::int64_t clock_stamp_ms_ = 0;  ///< steady ms when clock_ms_ was read
     std::array<bool, kColours> draw_offer_{};
+    /// The name a seat shows: its player's, else its colour's. Needs m_ held.
+    std::string shown_name_locked(Colour c) const;
     std::set<std::size_t> hinted_;  ///< note_hint: the moves (indices) played after a hint
     /// Blind (SPEC 25): the proposals of each seat the arbiter refused in its turn under way
     /// (read off the referee's `position blind ... refused ...` line).

@@ -392,7 +392,7 @@ function markBoard() {
 const fightBlocks = new Map();  // fightKey(f) -> {block, timer}
 let fightsSeenPlies = null;     // the plies of the last state of this room, null at a page load
 let fightsRoom = null;
-const pieceName = { Q: 'Fencer', R: 'Lancer', B: 'Swift', N: 'Flier', P: 'Vanguard', W: 'Blockader' };
+const pieceName = { Q: 'Fencer', R: 'Lancer', B: 'Swift', N: 'Flier', P: 'Vanguard', W: 'Blockader' };  // Klin Zha names (SPEC 2)
 function fightBlock(f, animate) {
   const who = (x, start) => `${({ g: 'Green', b: 'Blue', k: 'Black' })[x.colour]} ${pieceName[x.piece]} on ${x.cell} (${x.strength}${start !== x.strength ? ', ' + start + ' with its heart' : ''})`;
   const block = document.createElement('div');
@@ -489,7 +489,8 @@ function oneSide(comment, mover) {
 }
 
 // The men's names (SPEC 2): the letter a record writes, its name, and the Klin Zha name.
-const PIECE_NAMES = { Q: 'queen (Fencer)', R: 'rook (Lancer)', B: 'bishop (Swift)', N: 'knight (Flier)', P: 'pawn (Vanguard)', W: 'wall (Blockader)', H: 'heart' };
+const RH_NAMES = { Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', P: 'pawn', W: 'wall' };
+const PIECE_NAMES = Object.fromEntries(Object.keys(RH_NAMES).map((k) => [k, `${RH_NAMES[k]} (${pieceName[k]})`]));
 
 function renderTray() {
   const tray = $('tray');
