@@ -1036,6 +1036,25 @@ TEST_CASE("gui connection: a review scores every move of the play phase for the 
         CHECK(mark == (loss >= 200 ? "??" : loss >= 100 ? "?" : loss >= 50 ? "?!" : ""));
         CHECK_FALSE(p["san"].get<std::string>().empty());
     }
+    // The record saved after the review carries it in `analyse --annotate`'s form: the
+    // summary first, each move's mark as its NAG and its scores as a comment; and reads back.
+    conn.handle(R"({"type":"save"})");
+    REQUIRE(eventually([&] { return c.count("record") == 1; }));
+    const std::string pgn = c.last("record")["pgn"];
+    CHECK(pgn.find("{klinzha analysis: g: 3 moves, average loss") != std::string::npos);
+    int scored = 0, nags = 0;
+    for (std::size_t at = 0; (at = pgn.find(" best ", at)) != std::string::npos; ++at) ++scored;
+    CHECK(scored == 6);
+    for (const auto& p : r["points"])
+        if (!p["mark"].get<std::string>().empty()) ++nags;
+    int written = 0;  // NAG tokens, wherever the movetext's lines break
+    std::istringstream words(pgn);
+    for (std::string w; words >> w;) written += w == "$6" || w == "$2" || w == "$4";
+    CHECK(written == nags);
+    std::istringstream in(pgn);
+    const auto games = read_records(in);
+    REQUIRE(games.size() == 1);
+    CHECK(replay(games[0], Rules{}, 2, true).error.empty());
     // Not while a game hides anything or runs between people.
     auto running = make_room(lobby, two_people());
     REQUIRE_FALSE(running->sit(GREEN, "Ann", t));

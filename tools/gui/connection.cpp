@@ -298,7 +298,7 @@ void Connection::handle(std::string_view text) {
             if (room_->hides_anything())
                 return error(
                     "save: the record shows the whole game: it is given when the game ends");
-            return send_(json{{"type", "record"}, {"pgn", room_->record()}}.dump());
+            return on_save();
         } else if (type == "analyse") {
             return on_analyse(msg);
         } else if (type == "hint") {
@@ -559,8 +559,27 @@ void Connection::on_review(const json& msg) {
     match::EngineSpec spec = e->spec;
     if (!before.empty())
         for (auto& kv : rule_pairs(before.front().rules())) spec.options.push_back(kv);
+    const std::size_t plies = played.size();
     reviewer_ = std::make_unique<Reviewer>(spec, std::move(before), std::move(played), d.get<int>(),
-                                           [this](const json& j) { send_(j.dump()); });
+                                           [this, room = room_->id(), plies](const json& j) {
+                                               if (j.value("finished", false)) {
+                                                   std::lock_guard lock(review_m_);
+                                                   reviewed_points_ = j["points"];
+                                                   reviewed_room_ = room;
+                                                   reviewed_plies_ = plies;
+                                               }
+                                               send_(j.dump());
+                                           });
+}
+
+void Connection::on_save() {
+    ReviewNotes notes;
+    {
+        std::lock_guard lock(review_m_);
+        if (reviewed_room_ == room_->id() && reviewed_plies_ == std::size_t(room_->plies()))
+            notes = review_notes(reviewed_points_, room_->players());
+    }
+    send_(json{{"type", "record"}, {"pgn", room_->record(notes.moves, notes.lead)}}.dump());
 }
 
 void Connection::stop_review() {

@@ -74,6 +74,8 @@ class Connection {
     /// {"type":"review","on":true,"depth":5,"engine":...}: every move of the game scored
     /// for the evaluation graph (review.h); takes an analysis engine's place.
     void on_review(const nlohmann::json& msg);
+    /// `save`: the record, with the marks of this connection's finished review of the game.
+    void on_save();
     void stop_review();
     nlohmann::json welcome() const;
 
@@ -97,6 +99,13 @@ class Connection {
     int listener_ = 0;
     int view_ply_ = -1;  ///< -1: follow the game
     Colour orientation_ = GREEN;
+    /// The last finished review's points and the room and number of plies it covered
+    /// (written on the reviewer's thread, under review_m_): a record saved of that game
+    /// carries its marks and scores. Declared before reviewer_, which outlives none of them.
+    std::mutex review_m_;
+    nlohmann::json reviewed_points_;
+    std::string reviewed_room_;
+    std::size_t reviewed_plies_ = 0;
     std::unique_ptr<Analyser> analyser_;
     std::unique_ptr<Reviewer> reviewer_;
     int multipv_ = 2;

@@ -24,6 +24,48 @@ Reviewer::~Reviewer() {
     thread_.join();
 }
 
+namespace {
+
+/// A score for the mover in centi-pawns (a heart capture in n as +-(10000 - n)) as
+/// `klinzha analyse` writes it: pawns with a sign (`+0.35`), `#n` or `#-n`.
+std::string score_text(int cp) {
+    if (cp >= 9000) return "#" + std::to_string(10000 - cp);
+    if (cp <= -9000) return "#-" + std::to_string(10000 + cp);
+    char b[32];
+    std::snprintf(b, sizeof b, "%+.2f", cp / 100.0);
+    return b;
+}
+
+}  // namespace
+
+ReviewNotes review_notes(const json& points, int players) {
+    ReviewNotes out;
+    std::array<int, kColours> loss{}, counted{};
+    std::array<std::array<int, kColours>, 4> graded{};  // per grade, per colour
+    for (const json& p : points) {
+        const auto c = colour_of(p.value("mover", ""));
+        const int ply = p.value("ply", 0);
+        if (!c || ply < 1) continue;
+        const std::string mark = p.value("mark", "");
+        int grade = 0;
+        for (int g = 1; g < 4; ++g)
+            if (mark == kGradeSymbols[g]) grade = g;
+        out.moves[std::size_t(ply - 1)] = {kGradeNags[grade], p.value("note", "")};
+        loss[*c] += p.value("loss", 0);
+        ++counted[*c];
+        ++graded[std::size_t(grade)][*c];
+    }
+    std::string summary;
+    for (int c = 0; c < players; ++c)
+        summary += std::string(summary.empty() ? "" : "; ") + kColourChar[c] + ": " +
+                   std::to_string(counted[c]) + " moves, average loss " +
+                   std::to_string(counted[c] ? loss[c] / counted[c] : 0) + " cp, " +
+                   std::to_string(graded[1][c]) + " inaccuracies, " + std::to_string(graded[2][c]) +
+                   " mistakes, " + std::to_string(graded[3][c]) + " blunders";
+    out.lead = "klinzha analysis: " + summary;
+    return out;
+}
+
 void Reviewer::run() {
     if (auto err = player_.start()) {
         emit_({{"type", "error"}, {"message", "review: " + *err}});
@@ -78,6 +120,8 @@ void Reviewer::run() {
         auto parsed = parse_move(p, best.move);
         pt["best"] = std::holds_alternative<Move>(parsed) ? to_algebraic(p, std::get<Move>(parsed))
                                                           : best.move;
+        pt["note"] = score_text(mine_cp) + " best " + score_text(best_cp) + " " +
+                     pt["best"].get<std::string>();
         points.push_back(pt);
         const bool last = i + 1 == n;
         if (last || steady_ms() - last_emit >= 200) {

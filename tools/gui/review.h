@@ -6,10 +6,12 @@
 //
 // It runs on a thread of its own and reports after each move, at most ~5 times a second, as
 // {"type":"review","plies":N,"done":k,"points":[{ply, mover, pawns, mate, pov, mark, loss,
-// san, best}]}: `loss` the centi-pawns the move played lost against the best (0..1000), `ply` the number of the position after the move (so a click on the point shows
-// it), `pawns` the score before the move in pawns from Green's side (two players) or from
-// the mover's (three; `pov` says whose), `mate` when that score is a heart capture, `mark`
-// "", "?!", "?" or "??", `san` the move played and `best` the engine's choice (SPEC 11).
+// san, best}]}: `loss` the centi-pawns the move played lost against the best (0..1000), `ply` the
+// number of the position after the move (so a click on the point shows it), `pawns` the score
+// before the move in pawns from Green's side (two players) or from the mover's (three; `pov` says
+// whose), `mate` when that score is a heart capture, `mark`
+// "", "?!", "?" or "??", `san` the move played, `best` the engine's choice (SPEC 11) and
+// `note` the record's comment for the move (review_notes).
 // Errors (the engine does not start or dies) come as {"type":"error"}. The destructor stops
 // the review and ends the process. Thread safety: the constructor and destructor from one
 // thread; emit is called from the reviewer's thread.
@@ -17,14 +19,27 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
 #include <vector>
 
 #include "engine/position.h"
 #include "player.h"
+#include "tools/match/referee.h"
 
 namespace klinzha::gui {
+
+/// A finished review as a record's notes (`klinzha analyse --annotate`'s form, docs/protocol.md):
+/// by move index (a point's ply - 1) the mark as a NAG and the comment `<played> best <best>
+/// <move>` (scores for the mover, in pawns or `#n`); `lead` the summary per player (moves
+/// scored, average loss in centi-pawns, inaccuracies, mistakes, blunders). Takes the
+/// review's "points" and the number of players; points without a mover or ply are skipped.
+struct ReviewNotes {
+    std::map<std::size_t, match::GameRecord::Annotation> moves;
+    std::string lead;
+};
+ReviewNotes review_notes(const nlohmann::json& points, int players);
 
 class Reviewer {
   public:

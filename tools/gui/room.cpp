@@ -1055,9 +1055,12 @@ json Room::summary() const {
             {"created", created_ms_}};
 }
 
-std::string Room::record() const {
+std::string Room::record(std::map<std::size_t, match::GameRecord::Annotation> notes,
+                         std::string lead) const {
     std::lock_guard lock(m_);
     match::GameRecord g;
+    g.annotations = std::move(notes);
+    g.lead_comment = std::move(lead);
     g.players = settings_.players;
     g.names = names_;
     g.start_fen = start_fen_;

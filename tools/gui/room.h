@@ -152,8 +152,11 @@ class Room {
     /// `out:<why>` tokens where they happened: GameConfig::history, RoomSettings::history.
     std::vector<std::string> history(int ply) const;
     /// The game record (PGN style, tools/match: comments and the result kept): the whole
-    /// game, so pages get it only when hides_anything() is false.
-    std::string record() const;
+    /// game, so pages get it only when hides_anything() is false. `notes` (by move index)
+    /// and `lead` are a review's marks, scores and summary (review_notes), written in
+    /// `klinzha analyse --annotate`'s form.
+    std::string record(std::map<std::size_t, match::GameRecord::Annotation> notes = {},
+                       std::string lead = {}) const;
     /// True while some seat's view hides men or moves (the test hook now, SPEC 25 later):
     /// until the game ends, nothing that shows the whole game goes to a page.
     bool hides_anything() const;

@@ -583,6 +583,7 @@ std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round,
     int number = 0;
     Colour first = GREEN;
     std::size_t next_removal = 0;
+    if (!g.lead_comment.empty()) text += "{" + g.lead_comment + "} ";
     for (std::size_t i = 0; i <= g.algebraic.size(); ++i) {
         // A removal the referee imposed (SPEC 7), before the move at i: `{k out: why}`.
         for (; next_removal < g.removals.size() && g.removals[next_removal].before_move == i;
@@ -600,8 +601,13 @@ std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round,
         if (in_play && (g.movers[i] == first || number == 0))
             text += std::to_string(++number) + ". ";
         text += g.algebraic[i] + " ";
+        const auto note = g.annotations.find(i);
+        if (note != g.annotations.end() && !note->second.nag.empty())
+            text += note->second.nag + " ";
         if (i < g.comments.size() && !g.comments[i].empty()) text += "{" + g.comments[i] + "} ";
         if (i < g.spindles.size() && !g.spindles[i].empty()) text += "{" + g.spindles[i] + "} ";
+        if (note != g.annotations.end() && !note->second.comment.empty())
+            text += "{" + note->second.comment + "} ";
     }
     text += g.result();
     o << wrap_movetext(text) << "\n";

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -140,6 +141,17 @@ struct GameRecord {
     /// Not empty when the game could not be played to a result: an engine failed to start,
     /// or the game was abandoned. Such a game is no result and is not recorded.
     std::string aborted;
+
+    /// A review's notes (klinzha-gui saves a reviewed game in `klinzha analyse --annotate`'s
+    /// form, docs/protocol.md): by move index, the mark as a NAG (`$6` ?!, `$2` ?, `$4` ??,
+    /// or "") and the analysis comment (`<played> best <best> <move>`); `lead` the summary,
+    /// written as the first comment. Empty: no review.
+    struct Annotation {
+        std::string nag;
+        std::string comment;
+    };
+    std::map<std::size_t, Annotation> annotations;
+    std::string lead_comment;
 
     /// The game is still going on (klinzha-gui saves a record mid-game): its result is `*`
     /// (PGN's unfinished game), whatever `outcome` holds.
