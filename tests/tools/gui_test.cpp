@@ -770,7 +770,7 @@ TEST_CASE(
     }));
     v = room->player_view(BLUE, -1, BLUE);
     CHECK(v["refused"][0] == "W@i45");
-    CHECK(v["told"].back() == "refused: W@i45");
+    CHECK(v["told"].back() == "refused: Wi45");  // the log in RH algebraic (SPEC 11)
     for (const auto& m : v["legal"]) CHECK(m["move"] != "W@i45");  // not proposed twice
     CHECK(room->move(BLUE, "W@i45"));                              // the room refuses it too
     CHECK(room->plies() == 9);
@@ -780,7 +780,10 @@ TEST_CASE(
           std::string::npos);
     REQUIRE_FALSE(room->move(BLUE, "W@i33"));
     REQUIRE(eventually([&] { return room->plies() == 10; }));
-    CHECK(room->player_view(GREEN, -1, GREEN)["told"].back() == "blue played");
+    const json told = room->player_view(GREEN, -1, GREEN)["told"];
+    CHECK(told.back() == "blue played");
+    CHECK(told[0] == "you played Wi56");
+    CHECK(told[1] == "you played Qi99");
 }
 
 TEST_CASE("gui Blind room: a person plays the engine, which gets only its own view") {

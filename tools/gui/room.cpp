@@ -1097,6 +1097,61 @@ bool heart_placed_in_danger(const Position& pos, Move m) {
 
 }  // namespace
 
+namespace {
+
+/// The Blind log of a seat (SPEC 25): one line per observation of `v`, in order, then one per
+/// proposal refused this turn; moves in RH algebraic notation as the seat's own view wrote
+/// them (SPEC 11: an opposing man it could not see is no capture there, the arbiter's word
+/// says it). Adds to `crossed` each cell where the seat lost a man.
+json blind_log(const blind::View& v, Bitboard& crossed) {
+    static const char* const kFull[] = {"green", "blue", "black"};
+    using K = blind::Observation::Kind;
+    using T = blind::Observation::Took;
+    // The seat's view before each of its own plies: its tokens read again from the start.
+    std::vector<std::string> own;
+    auto replayed = blind::View::start(v.viewer(), v.start_position());
+    if (auto* r = std::get_if<blind::View>(&replayed))
+        for (const auto& token : v.tokens()) {
+            const Position before = r->position();
+            const std::size_t seen = r->history().size();
+            if (r->apply(token)) break;  // cannot happen: v read these tokens
+            if (r->history().size() > seen && r->history().back().kind == K::Own)
+                own.push_back(to_algebraic(before, r->history().back().move));
+        }
+    json log = json::array();
+    std::size_t next_own = 0;
+    for (const auto& o : v.history()) {
+        std::string line;
+        if (o.kind == K::Own) {
+            line =
+                "you played " + (next_own < own.size() ? own[next_own++] : move_to_string(o.move));
+            if (o.took == T::Man) line += ": you captured a man on " + geo::cell_name(o.move.to());
+            if (o.took == T::Heart) {
+                line += ": you captured a heart on " + geo::cell_name(o.move.to());
+                if (o.told_received)
+                    line += std::string(" (") + kFull[o.victim] +
+                            "'s; its men are yours: " + blind::men_field(o.received) + ")";
+            }
+        } else if (o.kind == K::Other) {
+            line = std::string(kFull[o.mover]) + " played";
+            if (o.took == T::Man) {
+                line += ": your man on " + geo::cell_name(o.cell) + " was taken";
+                crossed |= bit(o.cell);
+            }
+            if (o.took == T::Heart) line += ": your heart was taken";
+            if (o.took == T::OtherHeart)
+                line += std::string(": ") + kFull[o.victim] + "'s heart was taken";
+        } else {
+            line = std::string(kFull[o.mover]) + " is out";
+        }
+        log.push_back(line);
+    }
+    for (Move m : v.refused()) log.push_back("refused: " + to_algebraic(v.position(), m));
+    return log;
+}
+
+}  // namespace
+
 json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) const {
     std::lock_guard lock(m_);
     const int n = int(moves_.size());
@@ -1250,42 +1305,11 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
             if (outcome_[c] == match::Outcome::Win) winners.push_back(shown_name_locked(Colour(c)));
     SvgOptions so;
     so.view = orientation;
-    // Blind: the cells where the seat lost men (SPEC 25: it is told each cell), and what it
-    // was told, ply by ply, as a log.
+    // Blind: what the seat was told, ply by ply, and the cells where it lost men (SPEC 25: it
+    // is told each cell) crossed on its board.
     json log = json::array();
-    static const char* const kFull[] = {"green", "blue", "black"};
     if (bview) {
-        const auto& hist = bview->history();
-        for (std::size_t i = 0; i < hist.size(); ++i) {
-            const auto& o = hist[i];
-            using K = blind::Observation::Kind;
-            using T = blind::Observation::Took;
-            std::string line;
-            if (o.kind == K::Own) {
-                line = "you played " + move_to_string(o.move);
-                if (o.took == T::Man)
-                    line += ": you captured a man on " + geo::cell_name(o.move.to());
-                if (o.took == T::Heart) {
-                    line += ": you captured a heart on " + geo::cell_name(o.move.to());
-                    if (o.told_received)
-                        line += std::string(" (") + kFull[o.victim] +
-                                "'s; its men are yours: " + blind::men_field(o.received) + ")";
-                }
-            } else if (o.kind == K::Other) {
-                line = std::string(kFull[o.mover]) + " played";
-                if (o.took == T::Man) {
-                    line += ": your man on " + geo::cell_name(o.cell) + " was taken";
-                    so.crossed |= bit(o.cell);
-                }
-                if (o.took == T::Heart) line += ": your heart was taken";
-                if (o.took == T::OtherHeart)
-                    line += std::string(": ") + kFull[o.victim] + "'s heart was taken";
-            } else {
-                line = std::string(kFull[o.mover]) + " is out";
-            }
-            log.push_back(line);
-        }
-        for (Move m : bview->refused()) log.push_back("refused: " + move_to_string(m));
+        log = blind_log(*bview, so.crossed);
         so.crossed &= ~view_pos.occupied();
     }
     // The chat lines this seat sees (Room::chat): spectators' lines reach players only once
@@ -1334,7 +1358,7 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
         out["told"] = log;
         json refused = json::array();
         for (Move m : bview->refused()) refused.push_back(move_to_string(m));
-        out["refused"] = refused;
+        out["refused"] = refused;  // SPEC 9 strings, for tools (the log has them in algebraic)
     }
     if (!hidden) out["fen"] = pos.fen();
     // Kinta: the fights to tell, round by round (those of moves the seat sees). Stepping
