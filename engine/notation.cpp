@@ -108,7 +108,9 @@ std::string letter(PieceType t) {
 }  // namespace
 
 std::string to_record_algebraic(const Position& pos, Move played) {
-    std::string s = to_algebraic(pos, played.bare());
+    // The move with its outcome: a lost attack on a carrier takes no heart (no `xH`), and
+    // the `+` is judged on the position the fight left.
+    std::string s = to_algebraic(pos, played);
     if (played.outcome_strength())
         s += (played.defender_won() ? "/D" : "/A") + std::to_string(played.outcome_strength());
     return s;
@@ -124,7 +126,7 @@ std::string to_algebraic(const Position& pos, Move m) {
     const Colour us = pos.to_move();
     const PieceType t = man_type(pos.man_on(m.from()));
     const bool capture = pos.is_capture(m);
-    const bool takes_heart = pos.heart_victim(m) != NO_COLOUR;
+    const bool takes_heart = pos.heart_victim(m) != NO_COLOUR && !m.defender_won();
 
     std::string s;
     if (m.carries_heart()) s += 'H';

@@ -31,12 +31,14 @@ std::variant<Move, std::string> parse_played_move(const Position& pos, std::stri
 /// `Qxd27`, `QxHd38`, `dxe38`, `HQd27`, `He38`, `Hdxe38`, departures `Neh35`, `N37h35`,
 /// `Ne37h35`, `e48e38`; setup `Wh78`, a pawn `i77`, the heart `HRi99` or on a pawn `Hi88`;
 /// `+` when the mover then attacks an opposing heart (Reflective: the heart is attacked).
-/// Errors: none (m must be legal in pos).
+/// m may carry a Kinta outcome (SPEC 26): a lost attack takes no heart. Errors: none (m's
+/// bare move must be legal in pos).
 std::string to_algebraic(const Position& pos, Move m);
 
-/// A played move as records write it (SPEC 11, 26): to_algebraic of the bare move, then a
-/// Kinta attack's outcome, `Nxd38/A87` (the attacker won, left with 87) or `Nxd38/D54`.
-/// Errors: none (the bare move must be legal in pos).
+/// A played move as records write it (SPEC 11, 26): to_algebraic of the move, then a Kinta
+/// attack's outcome, `Nxd38/A87` (the attacker won, left with 87) or `Nxd38/D54`. A lost
+/// attack on a heart's carrier is written with `x`, not `xH` (no heart was taken), and its
+/// `+` judged after the fight. Errors: none (the bare move must be legal in pos).
 std::string to_record_algebraic(const Position& pos, Move played);
 
 /// What a token of algebraic notation can mean in a position (SPEC 11.2): the legal moves it

@@ -218,3 +218,50 @@ TEST_CASE("algebraic notation round-trips for every legal move of every perft po
     }
     CHECK(checked > 10000);
 }
+
+TEST_CASE("Kinta records: a lost attack on a carrier takes no heart, and says so (SPEC 11, 26)") {
+    // Every attack on a heart's carrier in the play-phase rows of kinta.epd and the positions
+    // a few plies on (a fixed walk): won, it is written `xH` with `/A<n>`; lost, with a plain
+    // `x` and `/D<n>` (no heart was taken); both read back to the same bare move.
+    int won = 0, lost = 0;
+    std::ifstream f(testutil::data("kinta.epd"));
+    for (std::string line; std::getline(f, line);) {
+        if (line.find(" play ") == std::string::npos) continue;
+        std::string fen = line.substr(0, line.find(';'));
+        while (fen.back() == ' ') fen.pop_back();
+        std::string opts = line.substr(line.find(';') + 1);
+        Rules rules;
+        std::istringstream os(opts.substr(0, opts.find(';')));
+        for (std::string w; os >> w;)
+            if (w != "-")
+                REQUIRE_FALSE(rules.set(w.substr(0, w.find('=')), w.substr(w.find('=') + 1)));
+        Position p = make(fen, rules);
+        for (int ply = 0; ply < 12 && !p.game_over(); ++ply) {
+            MoveList l;
+            generate_legal(p, l);
+            if (!l.size) break;
+            for (Move m : l) {
+                if (!p.is_attack(m) || p.heart_victim(m) == NO_COLOUR) continue;
+                CAPTURE(p.fen());
+                const std::string a = to_record_algebraic(p, m.with_outcome(false, 1));
+                const std::string d = to_record_algebraic(p, m.with_outcome(true, 1));
+                CAPTURE(a);
+                CAPTURE(d);
+                CHECK(a.find("xH") != std::string::npos);
+                CHECK(a.substr(a.size() - 3) == "/A1");
+                CHECK(d.find("xH") == std::string::npos);
+                CHECK(d.find('x') != std::string::npos);
+                CHECK(d.substr(d.size() - 3) == "/D1");
+                for (const std::string& s : {a, d}) {
+                    auto back = parse_algebraic(p, s.substr(0, s.find('/')));
+                    REQUIRE(std::holds_alternative<Move>(back));
+                    CHECK(std::get<Move>(back) == m);
+                }
+                ++won, ++lost;
+            }
+            p.do_move(l.moves[(ply * 7 + 3) % l.size]);
+        }
+    }
+    CHECK(lost > 0);
+    CHECK(won == lost);
+}
