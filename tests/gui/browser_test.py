@@ -372,6 +372,18 @@ try:
                        [f"{ply}:{len(s['moves'][ply - 1]['spindles'].split()) - 1}"], 10)
     check(ok, f'every fight of the game is shown whole when its move is picked ({len(fought)} fights)')
     p.save_screenshot('/tmp/klinzha-gui-kinta.png')
+    # On a phone the players and their clocks come right after the board, the fight after them.
+    ph.get(p.current_url)
+    order = wait_for(lambda: ph.execute_script(
+        f'const li = document.querySelector(\'#moves li[data-ply="{fought[0]}"]\');'
+        'if (li && !li.classList.contains("current")) li.click();'
+        'const f = document.getElementById("fight"), b = document.getElementById("players-box");'
+        'const s = document.querySelector("#board svg");'
+        'if (!f || f.hidden || !s) return null;'
+        'return [s.getBoundingClientRect().bottom, b.getBoundingClientRect().top, f.getBoundingClientRect().top]'), 10)
+    check(order and order[0] <= order[1] < order[2],
+          f'on a phone the clocks follow the board and the fight comes after them ({order})')
+    ph.save_screenshot('/tmp/klinzha-gui-phone-kinta.png')
 
     # 9. Three players: one resigns and play goes on; one loses on time and play goes on
     # (SPEC 7). Blue (the creator) is to move in FEN3.
