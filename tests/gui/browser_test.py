@@ -174,9 +174,13 @@ try:
     check(wait_for(lambda: a.find_element(By.CSS_SELECTOR, '#rules input[type=checkbox]'), 5) is not None,
           'rule options are checkboxes, selects and numbers, not free text')
 
-    # 1. Three people in one room, a fourth watching.
+    # 1. Three people in one room, a fourth watching (who sees it come into the lobby unasked).
+    w.get(base)
+    wait_for(lambda: w.find_element(By.ID, 'seat-0'), 10)
     room = create(a, 3, ['person', 'me', 'person'], fen=FEN3, name='Bea')
     url = base + 'game/' + room
+    check(wait_for(lambda: w.find_elements(By.CSS_SELECTOR, f'#rooms a[href="/game/{room}"]'), 5),
+          'a page in the lobby is shown the new room without asking (pushed)')
     check(state(a)['you'] == 'b' and state(a)['status'] == 'waiting', 'the creator sits at Blue and the room waits')
     check(sit(b, url, 'g', 'Gus') is not None, 'a second browser takes Green by a click')
     check(sit(c, url, 'k', 'Kim') is not None, 'a third browser takes Black by a click')

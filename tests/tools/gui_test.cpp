@@ -412,6 +412,39 @@ TEST_CASE("gui lobby: rooms say Blind and Kinta, and an aborted game is said so"
     CHECK(room->summary()["status"] == "aborted");
 }
 
+TEST_CASE("gui lobby: a page in the lobby is pushed the list when it changes, not in a room") {
+    gui::Lobby lobby(engines(), nullptr, {});
+    Collector c;
+    gui::Connection conn(lobby, c.send(), 1000);
+    // (Messages posted: handled on the connection's thread, as the server does.)
+    conn.post(R"({"type":"lobby"})");
+    REQUIRE(eventually([&] { return c.count("lobby") == 1; }));
+    CHECK(c.last("lobby")["rooms"].empty());
+    // A room made elsewhere comes to the page unasked.
+    auto room = make_room(lobby, two_people());
+    REQUIRE(eventually([&] { return c.last("lobby")["rooms"].size() == 1; }));
+    // A seat taken changes the list too (pushed at most once a second).
+    std::string t;
+    REQUIRE_FALSE(room->sit(GREEN, "Ann", t));
+    REQUIRE(eventually([&] {
+        const json r = c.last("lobby")["rooms"];
+        return r.size() == 1 && r[0]["seats"][0]["name"] == "Ann";
+    }));
+    const std::size_t before = c.count("lobby");
+    // In a room, no list is pushed.
+    conn.post(json{{"type", "join"}, {"room", room->id()}}.dump());
+    REQUIRE(eventually([&] { return c.count("joined") == 1; }));
+    auto other = make_room(lobby, two_people());
+    REQUIRE_FALSE(room->sit(BLUE, "Bob", t));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    CHECK(c.count("lobby") == before);
+    // Back in the lobby: the list now, and pushed again.
+    conn.post(R"({"type":"leave"})");
+    REQUIRE(eventually([&] { return c.last("lobby")["rooms"].size() == 2; }));
+    auto third = make_room(lobby, two_people());
+    REQUIRE(eventually([&] { return c.last("lobby")["rooms"].size() == 3; }));
+}
+
 TEST_CASE("gui room: the chat keeps text as said, refuses bad lines, keeps spectators apart") {
     gui::Lobby lobby(engines(), nullptr, {});
     auto room = make_room(lobby, two_people());

@@ -46,6 +46,7 @@ Connection::~Connection() {
     }
     cv_.notify_all();
     thread_.join();
+    unwatch_lobby();  // (a call under way ends first; it touches only m_ and cv_)
     leave();
 }
 
@@ -76,26 +77,64 @@ void Connection::refresh() {
 }
 
 void Connection::run() {
+    using namespace std::chrono_literals;
     while (true) {
         std::string text;
-        bool view = false;
+        bool view = false, lobby = false;
         {
             std::unique_lock lock(m_);
-            cv_.wait(lock, [&] { return quit_ || !inbox_.empty() || dirty_; });
+            // Messages and room views at once; the lobby's list at most once a second (a
+            // change in any room marks it stale).
+            while (!quit_ && inbox_.empty() && !dirty_) {
+                if (!lobby_dirty_) {
+                    cv_.wait(lock);
+                    continue;
+                }
+                const auto due = last_lobby_ + 1s;
+                if (std::chrono::steady_clock::now() >= due) break;
+                cv_.wait_until(lock, due);
+            }
             if (quit_) return;
             if (!inbox_.empty()) {
                 text = std::move(inbox_.front());
                 inbox_.pop_front();
-            } else {
-                view = dirty_;
+            } else if (dirty_) {
+                view = true;
                 dirty_ = false;
+            } else {
+                lobby = true;
+                lobby_dirty_ = false;
             }
         }
         if (view)
             send_view();
+        else if (lobby && !room_)  // (a change marked before the page joined a room: none)
+            send_lobby();
         else
             handle(text);
     }
+}
+
+void Connection::send_lobby() {
+    if (!room_ && !lobby_watch_)
+        lobby_watch_ = lobby_.watch([this] {
+            {
+                std::lock_guard lock(m_);
+                lobby_dirty_ = true;
+            }
+            cv_.notify_all();
+        });
+    {
+        std::lock_guard lock(m_);
+        last_lobby_ = std::chrono::steady_clock::now();
+    }
+    send_(lobby_.list().dump());
+}
+
+void Connection::unwatch_lobby() {
+    if (!lobby_watch_) return;
+    lobby_.unwatch(lobby_watch_);
+    lobby_watch_ = 0;
 }
 
 void Connection::error(const std::string& message) {
@@ -159,6 +198,7 @@ json Connection::welcome() const {
 
 void Connection::join(std::shared_ptr<Room> room, const std::string& token) {
     leave();
+    unwatch_lobby();
     room_ = room;
     seat_ = token.empty() ? std::nullopt : room->seat_of(token);
     view_ply_ = -1;
@@ -203,7 +243,7 @@ void Connection::handle(std::string_view text) {
             }
             return;
         }
-        if (type == "lobby") return send_(lobby_.list().dump());
+        if (type == "lobby") return send_lobby();
         if (type == "join") {
             auto r = lobby_.find(str(msg, "room"));
             if (!r) return error("there is no room '" + str(msg, "room") + "'");
@@ -211,7 +251,7 @@ void Connection::handle(std::string_view text) {
         }
         if (type == "leave") {
             leave();
-            return send_(lobby_.list().dump());
+            return send_lobby();
         }
         // The Learn page (learn.h): the rules core answers, no room is needed.
         if (type == "learn_moves" || type == "exercise" || type == "exercise_move") {

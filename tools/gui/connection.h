@@ -76,6 +76,9 @@ class Connection {
     void on_review(const nlohmann::json& msg);
     /// `save`: the record, with the marks of this connection's finished review of the game.
     void on_save();
+    /// Sends the lobby's list and, out of any room, keeps it pushed on every change.
+    void send_lobby();
+    void unwatch_lobby();
     void stop_review();
     nlohmann::json welcome() const;
 
@@ -92,12 +95,16 @@ class Connection {
     std::deque<std::string> inbox_;
     bool dirty_ = false;
     bool quit_ = false;
+    /// In the lobby: the list changed (Lobby::watch); sent at most once a second.
+    bool lobby_dirty_ = false;
+    std::chrono::steady_clock::time_point last_lobby_{};
 
     // Touched by the connection's thread only.
     std::shared_ptr<Room> room_;
     std::optional<Colour> seat_;
     int listener_ = 0;
-    int view_ply_ = -1;  ///< -1: follow the game
+    int lobby_watch_ = 0;  ///< Lobby::watch handle while the page shows the lobby, else 0
+    int view_ply_ = -1;    ///< -1: follow the game
     Colour orientation_ = GREEN;
     /// The last finished review's points and the room and number of plies it covered
     /// (written on the reviewer's thread, under review_m_): a record saved of that game

@@ -29,7 +29,24 @@ RoomEnv Lobby::env() const {
     e.engines = &engines_;
     e.store = store_;
     e.seat_timeout_ms = limits_.seat_timeout_ms;
+    e.on_change = [w = watchers_] { w->notify(); };
     return e;
+}
+
+void Lobby::Watchers::notify() {
+    std::lock_guard lock(m);  // held while calling: unwatch() waits for a call under way
+    for (auto& [_, f] : fs) f();
+}
+
+int Lobby::watch(std::function<void()> f) {
+    std::lock_guard lock(watchers_->m);
+    watchers_->fs[watchers_->next] = std::move(f);
+    return watchers_->next++;
+}
+
+void Lobby::unwatch(int handle) {
+    std::lock_guard lock(watchers_->m);
+    watchers_->fs.erase(handle);
 }
 
 std::vector<std::string> Lobby::restore() {
@@ -76,6 +93,7 @@ std::variant<std::shared_ptr<Room>, std::string> Lobby::create(RoomSettings sett
     while (rooms_.count(id));
     auto r = Room::create(id, std::move(settings), env());
     if (auto* room = std::get_if<std::shared_ptr<Room>>(&r)) rooms_[id] = *room;
+    watchers_->notify();
     return r;
 }
 
@@ -87,6 +105,7 @@ std::variant<std::shared_ptr<Room>, std::string> Lobby::review(const std::string
     while (rooms_.count(id));
     auto r = Room::review(id, record, game, env());
     if (auto* room = std::get_if<std::shared_ptr<Room>>(&r)) rooms_[id] = *room;
+    watchers_->notify();
     return r;
 }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -54,6 +55,12 @@ class Lobby {
     const std::vector<EngineEntry>& engines() const { return engines_; }
     const LobbyLimits& limits() const { return limits_; }
 
+    /// Calls f (which must not block) after every change of the list: a room made, or any
+    /// change of a room (its seats, moves, result). Returns a handle for unwatch(); after
+    /// unwatch returns, f is not called again. Pages in the lobby are pushed the list so.
+    int watch(std::function<void()> f);
+    void unwatch(int handle);
+
     /// Takes one of the analysis engines the limit allows; false when none is free.
     bool take_analysis();
     void give_back_analysis();
@@ -66,6 +73,15 @@ class Lobby {
     mutable std::mutex m_;
     std::map<std::string, std::shared_ptr<Room>> rooms_;
     std::atomic<int> analyses_{0};
+    /// The lobby's watchers, shared with the rooms' change hook (a room may outlive its
+    /// lobby in a connection's hands).
+    struct Watchers {
+        std::mutex m;
+        std::map<int, std::function<void()>> fs;
+        int next = 1;
+        void notify();
+    };
+    std::shared_ptr<Watchers> watchers_ = std::make_shared<Watchers>();
 };
 
 }  // namespace klinzha::gui

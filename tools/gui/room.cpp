@@ -747,8 +747,11 @@ void Room::changed() {
     }
     // Called under listeners_m_, so that unsubscribe() returns only when no call is under
     // way (a listener only marks its connection's view stale: it never blocks).
-    std::lock_guard lock(listeners_m_);
-    for (auto& [_, f] : listeners_) f();
+    {
+        std::lock_guard lock(listeners_m_);
+        for (auto& [_, f] : listeners_) f();
+    }
+    if (env_.on_change) env_.on_change();
 }
 
 // -- People ------------------------------------------------------------------------------

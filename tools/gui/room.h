@@ -84,6 +84,9 @@ struct RoomEnv {
     const std::vector<EngineEntry>* engines = nullptr;
     Store* store = nullptr;                 ///< nullptr: nothing kept (tests)
     std::int64_t seat_timeout_ms = 120000;  ///< an empty seat to move loses on time after this
+    /// Called after every change of the room (the lobby's list changes with it); may be empty.
+    /// Must not block: it marks the lobby's watchers stale.
+    std::function<void()> on_change;
 };
 
 class Room {

@@ -747,8 +747,7 @@ window.addEventListener('DOMContentLoaded', () => {
   $('create').onclick = createRoom;
   $('newgame').onsubmit = (e) => { e.preventDefault(); createRoom(); };
   $('refresh').onclick = () => send({ type: 'lobby' });
-  // The lobby keeps itself up to date: its list is asked for again every 5 s while shown.
-  setInterval(() => { if (!roomId && !$('lobby').hidden && document.visibilityState === 'visible') send({ type: 'lobby' }); }, 5000);
+  // (The lobby keeps itself up to date: the server pushes the list when it changes.)
   $('load').onclick = () => { $('load-game').hidden = true; send({ type: 'load', record: $('load-record').value }); };
   $('copy-fen').onclick = () => navigator.clipboard?.writeText(state?.fen || '').catch(() => {});
   $('view').onchange = () => send({ type: 'view', colour: $('view').value });
