@@ -411,6 +411,8 @@ try:
               f'three players: Blue {how}, is out, and Black is to move ({state(c)["status_text"]})')
         check(play_a_move(c) and wait_for(lambda: state(b)['can']['move'], 10),
               f'three players: after Blue {how}, Black moves and Green is to move')
+        out = wait_for(lambda: [e.text for e in b.find_elements(By.CSS_SELECTOR, '#moves li.removal')], 5)
+        check(out and out[0].startswith('b out:'), f'the move list says where Blue went out ({out})')
     c.save_screenshot('/tmp/klinzha-gui-three-after-resign.png')
     for d in (b, c):  # (a server takes 16 connections from one address: browsers keep some)
         d.quit()

@@ -1242,6 +1242,12 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
                          {"comment", v ? comments_[i] : ""},
                          {"spindles", v ? spindles_[i] : ""}});
     }
+    // The referee's removals (SPEC 7; public, Blind too): before which move (an index into
+    // `moves`; moves.size() after the last), whom, why.
+    json removals = json::array();
+    for (const auto& r : removals_)
+        removals.push_back(
+            {{"before", r.before_move}, {"colour", colour_name(r.colour)}, {"why", r.why}});
     json seats = json::array();
     for (int c = 0; c < settings_.players; ++c) {
         const bool person = settings_.seats[c].person;
@@ -1341,6 +1347,7 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
              {"ply", at_end ? n : ply},
              {"plies", n},
              {"moves", moves},
+             {"removals", removals},
              {"legal", legal},
              {"seats", seats},
              {"clocks", clocks},

@@ -607,7 +607,17 @@ function render() {
   $('carry-choice').hidden = !pendingCarry;
   const ol = $('moves');
   ol.innerHTML = '';
+  // A player the referee put out (SPEC 7), where it happened: `k out: resigned`.
+  const outAt = (i) => {
+    for (const r of (state.removals || []).filter((x) => x.before === i)) {
+      const li = document.createElement('li');
+      li.className = 'removal';
+      li.textContent = `${r.colour} out: ${r.why}`;
+      ol.appendChild(li);
+    }
+  };
   state.moves.forEach((m, i) => {
+    outAt(i);
     const li = document.createElement('li');
     const mark = review?.points.find((p) => p.ply === i + 1)?.mark || '';
     li.textContent = `${m.mover}: ${m.san}${mark}`;
@@ -618,6 +628,7 @@ function render() {
     li.onclick = () => send({ type: 'goto', ply: i + 1 });
     ol.appendChild(li);
   });
+  outAt(state.moves.length);
   ol.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
   // Blind (SPEC 25): what the arbiter told this seat, the refused proposals last.
   $('told').hidden = !state.told;
