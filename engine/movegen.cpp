@@ -200,7 +200,10 @@ bool play_moves_impl(const Position& pos, Colour us, Bitboard filter, Sink&& sin
     // no heart, and may not meet an opposing zone: the wall may not stand next to those cells.
     // A wall has few destinations, so each is checked alone (cheaper than dilating that set).
     Bitboard wall_mask = base & ~opp;  // walls capture no piece
-    if (rules.blockader_takes_goal_last && popcount(own) > 1) wall_mask &= ~lone_hearts;  // 23.4
+    // SPEC 23.4: a wall ends on an opposing lone heart only as its owner's last piece (its own
+    // heart it may pick up as any carrier, Kinta under Courier: SPEC 23.1, 26).
+    if (rules.blockader_takes_goal_last && popcount(own) > 1)
+        wall_mask &= ~(lone_hearts & ~own_heart_alone);
     // `ignore`: a heart the wall carries along (Kinta, SPEC 26), which its new zone may hold.
     auto wall_zone_clear = [&](Bitboard dests, Bitboard ignore = 0) {
         const Bitboard shun =

@@ -6,6 +6,7 @@
 
 #include "engine/geometry.h"
 #include "engine/movegen.h"
+#include "engine/perft.h"
 #include "test_util.h"
 
 using namespace klinzha;
@@ -375,4 +376,45 @@ TEST_CASE("is_legal: the one-cell check agrees with the whole generation (random
     }
     CHECK(legal_seen > 1000);
     CHECK(illegal_seen > 1000);
+}
+
+TEST_CASE(
+    "Kinta and Courier: a wall that is its colour's courier picks up its heart (SPEC 23.1, 26)") {
+    // The position of issue 29: Blue's courier is the wall on g14, its heart alone on g25.
+    // The reference rules count 50 moves, g14g25 among them (BlockaderTakesGoalLast, 23.4,
+    // forbids a wall only an opposing lone heart).
+    Rules rules = *Rules::preset("klin-zha-italian");
+    REQUIRE_FALSE(rules.set("Kinta", "true"));
+    REQUIRE_FALSE(rules.set("PowerVanguard", "true"));
+    Position p = make(
+        "2 Hf48,Qh57,Rg69,Bh56,Nh89,Nh13,Pi88,Pi66,Pg57,Wf48 "
+        "Hg25,Qi34,Rg13,Bh24,Nh23,Nc39,Pi12,Pf25,Wg14 - b play 4 8 courier=g:f48,b:g14 "
+        "strength=c39:51,f48:58,g14:48,h13:27,h56:123,h57:90,i88:109",
+        rules);
+    CHECK(perft(p, 1) == 50);
+    REQUIRE(legal(p, "g14g25"));
+    // Picked up: the wall carries it; it leaves it, Green moves, and it comes back for it.
+    play(p, "g14g25");
+    CHECK(p.heart(BLUE) == p.courier(BLUE));
+    auto quiet_move = [](Position& q) {  // the other side's first move that takes nothing
+        MoveList g;
+        generate_legal(q, g);
+        for (Move n : g)
+            if (!q.is_capture(n) && !q.is_attack(n)) return q.do_move(n), true;
+        return false;
+    };
+    REQUIRE(quiet_move(p));
+    MoveList l;
+    generate_legal(p, l);
+    int left = 0, back = 0;
+    for (Move m : l) {
+        if (m.from() != p.heart(BLUE) || m.carries_heart()) continue;
+        ++left;
+        Position q = p;
+        q.do_move(m);
+        REQUIRE(quiet_move(q));
+        back += legal(q, geo::cell_name(m.to()) + geo::cell_name(m.from()));
+    }
+    CHECK(left > 0);
+    CHECK(back > 0);
 }
