@@ -444,9 +444,15 @@ void Position::do_move(Move m) {
         case Move::None:
             break;
     }
-    if (s.phase == Phase::Play && (m.kind() == Move::Normal || m.kind() == Move::Null)) {
-        if (s.to_move == first_in()) s.fullmove++;
-    }
+    if (s.phase == Phase::Play && (m.kind() == Move::Normal || m.kind() == Move::Null))
+        count_round(s, us);
+}
+
+void Position::count_round(State& s, Colour mover) {
+    // SPEC 10: +1 each time the turn passes back to the first player still in, that is when
+    // it wraps round the turn order. A first player who goes out by its own move (a Kinta
+    // carrier losing its attack) passes the turn on to the next: no round was completed.
+    if (s.to_move <= mover) s.fullmove++;
 }
 
 void Position::eliminate_to_move() {
@@ -467,6 +473,7 @@ void Position::eliminate_to_move() {
     set_courier(s, us, NO_CELL);
     s.out |= std::uint8_t(1 << us);
     pass_turn(s, us);
+    if (s.phase == Phase::Play) count_round(s, us);  // a turn passed on, as by a move
 }
 
 Position Position::view(Colour viewer) const {

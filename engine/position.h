@@ -314,6 +314,9 @@ class Position {
     void put(State& s, Colour c, PieceType t, Cell sq);
     void remove(State& s, Cell sq);
     void pass_turn(State& s, Colour mover);
+    /// SPEC 10: after the turn passed from `mover` to s.to_move in play, the move number grows
+    /// when the turn wrapped round the turn order (back to the first player still in).
+    static void count_round(State& s, Colour mover);
     void capture_heart(State& s, Colour us, Colour victim);
     void set_courier(State& s, Colour c, Cell sq);
     void ablate(State& s, Cell sq);

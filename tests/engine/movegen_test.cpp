@@ -179,6 +179,37 @@ TEST_CASE("SPEC 7: a three-player player out of moves is removed") {
     CHECK(p.key() == p.compute_key());
 }
 
+TEST_CASE("SPEC 10: the move number grows when the turn wraps round to the first player in") {
+    // Three players: Black put out on its turn passes the turn back to Green (+1); Blue put
+    // out on its turn passes it on to Black (no round completed).
+    auto p = make("3 Hi99,Pi99 Hi11,Pi11 Ha19,Pa19 k play 0 5");
+    p.eliminate_to_move();
+    CHECK(p.to_move() == GREEN);
+    CHECK(p.fullmove() == 6);
+    auto q = make("3 Hi99,Pi99 Hi11,Pi11 Ha19,Pa19 b play 0 5");
+    q.eliminate_to_move();
+    CHECK(q.to_move() == BLACK);
+    CHECK(q.fullmove() == 5);
+    // Kinta: Green's vanguard carrying its heart attacks Blue's wall and loses (issue 29's
+    // position): Green is out and Blue, not yet moved in round 48, is to move in round 48.
+    Rules k;
+    REQUIRE_FALSE(k.set("Kinta", "true"));
+    REQUIRE_FALSE(k.set("PowerVanguard", "true"));
+    auto r = make(
+        "2 Hg25,Ri78,Ng69,Nf59,Pi23,Pg25,Wh23 Hd27,Qc17,Ne15,Nb19,Pg36,Pb29,Wh35 - g play 1 48 "
+        "strength=b19:14,c17:106,g69:91,i23:97,i78:84",
+        k);
+    const auto m = parse_played_move(r, "g25h35h:D1");
+    REQUIRE(std::holds_alternative<Move>(m));
+    r.do_move(std::get<Move>(m));
+    CHECK(r.game_over());
+    CHECK(r.fullmove() == 48);
+    // And Blue's move, as ever, completes a round in two players.
+    auto t = make("2 Hi99,Pi99,Pe38 Hi11,Pi11,Pf15 - b play 0 9");
+    play(t, "f15f14");
+    CHECK(t.fullmove() == 10);
+}
+
 TEST_CASE("SPEC 7: the third repetition and 50 moves by every player") {
     auto p = make("2 Hi99,Pi99,Pe38 Hi11,Pi11,Pf15 - g play 0 1");
     CHECK_FALSE(p.is_repetition());
