@@ -119,7 +119,9 @@ int main(int argc, char** argv) {
     po::options_description desc("klinzha-match options (one dash or two)");
     desc.add_options()("help", "show this help")("version", "print the version")(
         "engine", po::value<std::vector<std::string>>()->multitoken(),
-        "an engine: cmd=<command> name=<name> [depth=N] [nodes=N] option.<Name>=<value> ..."
+        "an engine: cmd=<command> name=<name> [depth=N] [nodes=N] [tc=...] [st=S] "
+        "[timemargin=MS] option.<Name>=<value> ... (its own limit; with one for every engine "
+        "no -tc/-st/-depth/-nodes is needed)"
         " (repeat per engine)")("each", po::value<std::vector<std::string>>()->multitoken(),
                                 "option.<Name>=<value> ... for every engine")(
         "players", po::value<int>()->default_value(2), "2 or 3")(
@@ -287,6 +289,15 @@ int main(int argc, char** argv) {
         cfg.games = vm["games"].as<int>();
         if (cfg.games < 1) throw std::runtime_error("-games must be at least 1");
         auto& tc = cfg.game.tc;
+        // A match-level limit is needed unless every engine has its own (tc=, st=, depth=,
+        // nodes=, as cutechess-cli and fastchess take them: time odds, handicap gauntlets).
+        bool every_engine_limited = true;
+        for (std::size_t i = 0; i < cfg.engines.size(); ++i) {
+            bool own = cfg.engines[i].depth > 0 || cfg.engines[i].nodes > 0;
+            for (const auto& [e, word] : engine_tc_words)
+                own |= e == i && word.rfind("timemargin=", 0) != 0;
+            every_engine_limited &= own;
+        }
         if (vm.count("tc")) {
             auto t = TimeControl::parse(vm["tc"].as<std::string>());
             if (!t) throw std::runtime_error("-tc: expected [moves/]seconds[+increment]");
@@ -297,8 +308,10 @@ int main(int argc, char** argv) {
             tc.depth = vm["depth"].as<int>();
         } else if (vm.count("nodes")) {
             tc.nodes = vm["nodes"].as<std::uint64_t>();
-        } else {
-            throw std::runtime_error("give one of -tc, -st, -depth, -nodes");
+        } else if (!every_engine_limited) {
+            throw std::runtime_error(
+                "give one of -tc, -st, -depth, -nodes (or tc=, st=, depth=, nodes= to every "
+                "-engine)");
         }
         if (vm.count("delay")) tc.delay_ms = std::int64_t(vm["delay"].as<double>() * 1000);
         tc.margin_ms = vm["margin"].as<int>();

@@ -1,6 +1,7 @@
 // tools/match/state.cpp: see state.h.
 #include "state.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -16,6 +17,16 @@ constexpr const char* kMagic = "klinzha-match-state";
 const char* outcome_name(Outcome o) {
     return o == Outcome::Win ? "win" : o == Outcome::Loss ? "loss" : "draw";
 }
+}  // namespace
+
+namespace {
+
+json tc_json(const TimeControl& t) {
+    return {{"moves", t.moves},       {"base_ms", t.base_ms},         {"inc_ms", t.inc_ms},
+            {"delay_ms", t.delay_ms}, {"movetime_ms", t.movetime_ms}, {"depth", t.depth},
+            {"nodes", t.nodes},       {"margin_ms", t.margin_ms}};
+}
+
 }  // namespace
 
 json settings_json(const TournamentConfig& cfg) {
@@ -35,15 +46,7 @@ json settings_json(const TournamentConfig& cfg) {
         {"games", cfg.games},
         {"engines", engines},
         {"rules", g.rules.to_string()},
-        {"tc",
-         {{"moves", g.tc.moves},
-          {"base_ms", g.tc.base_ms},
-          {"inc_ms", g.tc.inc_ms},
-          {"delay_ms", g.tc.delay_ms},
-          {"movetime_ms", g.tc.movetime_ms},
-          {"depth", g.tc.depth},
-          {"nodes", g.tc.nodes},
-          {"margin_ms", g.tc.margin_ms}}},
+        {"tc", tc_json(g.tc)},
         {"start_fen", g.start_fen},
         {"setups", cfg.setups},
         {"clouds", {cfg.clouds_lo, cfg.clouds_hi, cfg.cloud_seed}},
@@ -58,6 +61,13 @@ json settings_json(const TournamentConfig& cfg) {
         {"move_timeout_ms", g.move_timeout_ms},
     };
     if (cfg.sprt) s["sprt"] = {cfg.sprt->elo0, cfg.sprt->elo1, cfg.sprt->alpha, cfg.sprt->beta};
+    // Per-engine clocks (-engine tc=, st=, timemargin=): only when some engine has one, so
+    // state files of matches without them read as before.
+    if (std::any_of(cfg.engine_tc.begin(), cfg.engine_tc.end(), [](const auto& t) { return t; })) {
+        json per = json::array();
+        for (const auto& t : cfg.engine_tc) per.push_back(t ? tc_json(*t) : json(nullptr));
+        s["engine_tc"] = per;
+    }
     return s;
 }
 
