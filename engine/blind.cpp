@@ -12,14 +12,6 @@ namespace klinzha::blind {
 
 namespace {
 
-const char* kColourName[] = {"green", "blue", "black"};
-
-std::optional<Colour> colour_of(char ch) {
-    for (int c = 0; c < kColours; ++c)
-        if (ch == kColourChar[c]) return Colour(c);
-    return std::nullopt;
-}
-
 bool ends_with(std::string_view s, std::string_view tail) {
     return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
 }
@@ -77,7 +69,7 @@ std::variant<View, std::string> View::start(Colour viewer, const Position& start
             "board)");
     for (int c = 0; c < kColours; ++c)
         if (c != viewer && start.pieces(Colour(c)))
-            return std::string("the start position holds men of ") + kColourName[c] +
+            return std::string("the start position holds men of ") + kColourWord[c] +
                    ": a view holds the viewer's men only";
     View v;
     v.viewer_ = viewer;
@@ -114,7 +106,7 @@ std::optional<std::string> View::apply(std::string_view token) {
             return std::string(
                 "an own heart capture in a three-player game is followed by "
                 "+<colour>:<men> (the men received)");
-        const auto c = colour_of(token[1]);
+        const auto c = parse_colour(token[1]);
         if (!c || *c == viewer_ || *c >= pos_.players() || !pos_.is_in(*c))
             return std::string("names no other colour still in");
         std::vector<std::pair<PieceType, Cell>> men;
@@ -151,13 +143,13 @@ std::optional<std::string> View::apply(std::string_view token) {
         tokens_.emplace_back(std::string("+") + kColourChar[*c] + ":" + men_field(men));
         return std::nullopt;
     }
-    if (over_) return std::string("the game is over for ") + kColourName[viewer_];
+    if (over_) return std::string("the game is over for ") + kColourWord[viewer_];
     const Colour mover = pos_.to_move();
     const bool three = pos_.players() == 3;
     const bool dilemma = pos_.rules().relation_dilemma;
 
     if (token[0] == '-') {  // `-<colour>`: out without a ply, at its own turn
-        const auto c = token.size() == 2 ? colour_of(token[1]) : std::nullopt;
+        const auto c = token.size() == 2 ? parse_colour(token[1]) : std::nullopt;
         if (!c || *c >= pos_.players()) return std::string("'-' must be followed by g, b or k");
         if (*c != mover)
             return std::string("'-<colour>' stands only where it is that colour's turn");
@@ -178,7 +170,7 @@ std::optional<std::string> View::apply(std::string_view token) {
 
     if (mover == viewer_) {  // the viewer's own ply
         if (token[0] == '?' || token[0] == '+')
-            return std::string("it is ") + kColourName[viewer_] + "'s own turn";
+            return std::string("it is ") + kColourWord[viewer_] + "'s own turn";
         Observation o;
         o.kind = Observation::Kind::Own;
         o.mover = viewer_;
@@ -216,7 +208,7 @@ std::optional<std::string> View::apply(std::string_view token) {
 
     // Another player's ply.
     if (token[0] != '?')
-        return std::string("it is ") + kColourName[mover] +
+        return std::string("it is ") + kColourWord[mover] +
                "'s turn: its ply is ?, ?x<cell>, ?xH or ?-<colour>";
     Observation o;
     o.kind = Observation::Kind::Other;
@@ -236,7 +228,7 @@ std::optional<std::string> View::apply(std::string_view token) {
         if (!sq) return std::string("?x must be followed by a cell");
         const Man man = pos_.man_on(*sq);
         if (man == kNoMan || man_colour(man) != viewer_)
-            return "no man of " + std::string(kColourName[viewer_]) + " stands on " +
+            return "no man of " + std::string(kColourWord[viewer_]) + " stands on " +
                    geo::cell_name(*sq);
         if (pos_.heart(viewer_) == *sq)
             return std::string("the man on ") + geo::cell_name(*sq) +
@@ -247,7 +239,7 @@ std::optional<std::string> View::apply(std::string_view token) {
         pos_.do_move(Move::null());
         pos_.note_capture();
     } else if (rest[0] == '-') {
-        const auto c = rest.size() == 2 ? colour_of(rest[1]) : std::nullopt;
+        const auto c = rest.size() == 2 ? parse_colour(rest[1]) : std::nullopt;
         if (!c || *c == viewer_ || *c == mover || *c >= pos_.players() || !pos_.is_in(*c))
             return std::string("?- must name a third colour still in");
         o.took = Observation::Took::OtherHeart;
@@ -290,9 +282,9 @@ std::vector<Move> View::proposals() const {
 std::string View::describe() const {
     std::ostringstream o;
     o << draw_board(pos_) << "\n";
-    o << "Blind view of " << kColourName[viewer_] << " (SPEC 25): " << history_.size()
+    o << "Blind view of " << kColourWord[viewer_] << " (SPEC 25): " << history_.size()
       << " plies told";
-    if (over_) o << "; the game is over for " << kColourName[viewer_];
+    if (over_) o << "; the game is over for " << kColourWord[viewer_];
     o << "\n";
     int n = 0;
     for (const Observation& ob : history_) {
@@ -303,7 +295,7 @@ std::string View::describe() const {
             if (ob.took == Observation::Took::Heart) {
                 o << ": captured a heart";
                 if (ob.told_received)
-                    o << " (" << kColourName[ob.victim] << "'s; received " << men_field(ob.received)
+                    o << " (" << kColourWord[ob.victim] << "'s; received " << men_field(ob.received)
                       << ")";
             }
         } else if (ob.kind == Observation::Kind::Other) {
@@ -312,9 +304,9 @@ std::string View::describe() const {
                 o << ": took your man on " << geo::cell_name(ob.cell);
             if (ob.took == Observation::Took::Heart) o << ": took your heart";
             if (ob.took == Observation::Took::OtherHeart)
-                o << ": took " << kColourName[ob.victim] << "'s heart";
+                o << ": took " << kColourWord[ob.victim] << "'s heart";
         } else {
-            o << n << ". " << kColourName[ob.mover] << " is out";
+            o << n << ". " << kColourWord[ob.mover] << " is out";
         }
         o << "\n";
     }

@@ -255,11 +255,11 @@ std::variant<Fighter, std::string> parse_fighter(std::string_view s) {
     return f;
 }
 
-Outcome exact(const Fighter& a, const Fighter& d) {
+FightDistribution exact(const Fighter& a, const Fighter& d) {
     const Chain c = chain(a.type, d.type);
     const int a0 = a.strength + (a.heart ? kHeartBonusAttacker : 0);
     const int d0 = d.strength + (d.heart ? kHeartBonusDefender : 0);
-    Outcome o;
+    FightDistribution o;
     o.attacker.assign(std::size_t(a.strength) + 1, 0);
     o.defender.assign(std::size_t(d.strength) + 1, 0);
     // Probability mass entering each state, A casting two (0) or D (1). Every step lowers a
@@ -291,7 +291,7 @@ Outcome exact(const Fighter& a, const Fighter& d) {
     return o;
 }
 
-std::string format(const Outcome& o) {
+std::string format(const FightDistribution& o) {
     std::string out;
     char buf[64];
     std::snprintf(buf, sizeof buf, "win %.15g\n", o.win);

@@ -52,19 +52,19 @@ std::variant<Fighter, std::string> parse_fighter(std::string_view s);
 /// The exact outcome of a fight (SPEC 26 `combat`): `attacker[n]` is the probability that A
 /// wins and is left with strength n, `defender[n]` that D wins with n (index 0 unused;
 /// sizes: each fighter's strength before the fight + 1). `win` is the sum of `attacker`.
-struct Outcome {
+struct FightDistribution {
     double win = 0;
     std::vector<double> attacker;
     std::vector<double> defender;
 };
 
 /// The exact outcome of the fight of a against d (both valid for check()). About 1 ms.
-Outcome exact(const Fighter& a, const Fighter& d);
+FightDistribution exact(const Fighter& a, const Fighter& d);
 
 /// The `combat` command's output (SPEC 26): `win <p>`, then `A <n> <p>` for each strength A
 /// may be left with, then `D <n> <p>`, n ascending, 15 significant digits, one per line
 /// (ending with a newline).
-std::string format(const Outcome& o);
+std::string format(const FightDistribution& o);
 
 /// What the search reads for a fight: the attacker's win probability and the survivor's
 /// expected strength each way (rounded, never above its strength before the fight, at

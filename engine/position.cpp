@@ -565,7 +565,7 @@ int piece_index(char ch) {
     return it == kPieceChar.end() ? -1 : int(it - kPieceChar.begin());
 }
 
-const char* kColourField[] = {"green", "blue", "black"};
+constexpr const auto& kColourField = kColourWord;  // SPEC 10's field names
 
 }  // namespace
 
@@ -621,10 +621,8 @@ std::optional<std::string> Position::set(std::string_view fen, const Rules& give
     }
 
     // To move and phase.
-    Colour to_move = NO_COLOUR;
-    for (int c = 0; c < *players; ++c)
-        if (fields[4] == std::string(1, kColourChar[c])) to_move = Colour(c);
-    if (to_move == NO_COLOUR)
+    const Colour to_move = parse_colour(fields[4]).value_or(NO_COLOUR);
+    if (to_move == NO_COLOUR || to_move >= *players)
         return err("to-move", *players == 2 ? "must be g or b" : "must be g, b or k");
     Phase phase;
     if (fields[5] == "place")

@@ -7,6 +7,8 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 namespace klinzha {
 
@@ -14,6 +16,18 @@ namespace klinzha {
 enum Colour : std::uint8_t { GREEN = 0, BLUE = 1, BLACK = 2, NO_COLOUR = 3 };
 inline constexpr int kColours = 3;
 inline constexpr std::array<char, kColours> kColourChar = {'g', 'b', 'k'};
+
+/// The colour of a letter `g`, `b` or `k` (SPEC 10, the letters of kColourChar), or nullopt
+/// for anything else. The one parser of colour letters every tool uses.
+constexpr std::optional<Colour> parse_colour(char ch) {
+    for (int c = 0; c < kColours; ++c)
+        if (ch == kColourChar[std::size_t(c)]) return Colour(c);
+    return std::nullopt;
+}
+/// The same for a string: exactly one letter `g`, `b` or `k`.
+constexpr std::optional<Colour> parse_colour(std::string_view s) {
+    return s.size() == 1 ? parse_colour(s[0]) : std::nullopt;
+}
 
 /// Piece types (SPEC 2, RH App. E letters). HEART is not a piece: it is kept apart.
 enum PieceType : std::uint8_t {
@@ -35,6 +49,8 @@ inline constexpr std::array<const char*, 7> kPieceName = {
     "pawn (Vanguard)", "wall (Blockader)", "heart (Goal)"};
 /// Colour names in full, by Colour (SPEC 2).
 inline constexpr std::array<const char*, kColours> kColourName = {"Green", "Blue", "Black"};
+/// The colours as words within a sentence and as SPEC 10's field names: `green`.
+inline constexpr std::array<const char*, kColours> kColourWord = {"green", "blue", "black"};
 /// How many of each piece type one set holds (SPEC 2): Q R B N N P P P W = nine pieces.
 inline constexpr std::array<int, kPieceTypes> kSetCount = {1, 1, 1, 2, 3, 1};
 inline constexpr int kSetSize = 9;

@@ -1,6 +1,7 @@
 // protocol/main.cpp: the `klinzha` executable. With no command it speaks the UCI dialect
-// on stdin/stdout (SPEC 13). Commands: perft, perft-bench, bench, analyse. Engine options
-// come from the same table as `setoption` (`--Hash 64 --GoalSafety true`).
+// on stdin/stdout (SPEC 13). Commands: perft, perft-bench, bench, svg, analyse (a position,
+// or a record with --record), replay (docs/protocol.md "Command line"). Engine options come
+// from the same table as `setoption` (`--Hash 64 --GoalSafety true`).
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -120,13 +121,8 @@ int cmd_svg(uci::UciSession& s, const po::variables_map& vm, const std::vector<s
     if (!parsed) return 2;
     SvgOptions o;
     o.names = vm.count("names") > 0;
-    const std::string view = vm["view"].as<std::string>();
-    if (view == "g")
-        o.view = GREEN;
-    else if (view == "b")
-        o.view = BLUE;
-    else if (view == "k")
-        o.view = BLACK;
+    if (const auto view = parse_colour(vm["view"].as<std::string>()))
+        o.view = *view;
     else {
         std::cerr << "svg: --view takes g, b or k\n";
         return 2;

@@ -10,15 +10,15 @@
 namespace klinzha::uci {
 namespace {
 
-Outcome ok(std::string note = {}) {
+OptionResult ok(std::string note = {}) {
     return {true, std::move(note)};
 }
-Outcome fail(std::string why) {
+OptionResult fail(std::string why) {
     return {false, std::move(why)};
 }
 
 /// An apply for one rule option of SPEC 8 (the value is already validated by type).
-std::function<Outcome(OptionContext&, const std::string&)> rule_option(const char* name) {
+std::function<OptionResult(OptionContext&, const std::string&)> rule_option(const char* name) {
     return [name](OptionContext& ctx, const std::string& v) {
         Rules r = ctx.engine.rules();
         if (auto err = r.set(name, v)) return fail(*err);
@@ -360,7 +360,7 @@ const Option* find_option(std::string_view name) {
     return nullptr;
 }
 
-Outcome set_option(OptionContext& ctx, std::string_view name, std::string_view value) {
+OptionResult set_option(OptionContext& ctx, std::string_view name, std::string_view value) {
     const Option* o = find_option(name);
     if (!o) return fail("unknown option '" + std::string(name) + "'");
     std::string v(value);

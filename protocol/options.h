@@ -23,7 +23,7 @@ struct OptionContext {
 
 /// The result of applying an option: ok, with an optional note for the user (`info string`),
 /// or an error message (nothing changed).
-struct Outcome {
+struct OptionResult {
     bool ok = true;
     std::string message;
 };
@@ -37,7 +37,7 @@ struct Option {
     std::vector<std::string> vars;  ///< combo choices
     std::string help;               ///< one line for --help and docs
     /// Applies an already validated value.
-    std::function<Outcome(OptionContext&, const std::string&)> apply;
+    std::function<OptionResult(OptionContext&, const std::string&)> apply;
 };
 
 /// The option table, in `uci` order.
@@ -48,7 +48,7 @@ const Option* find_option(std::string_view name);
 
 /// Validates `value` for option `name` and applies it. Errors: unknown name, missing or
 /// malformed value, out of range, unknown combo choice. On error nothing changes.
-Outcome set_option(OptionContext& ctx, std::string_view name, std::string_view value);
+OptionResult set_option(OptionContext& ctx, std::string_view name, std::string_view value);
 
 /// The `option name … type …` line of o (SPEC 13).
 std::string option_line(const Option& o);

@@ -160,7 +160,7 @@ void UciSession::error(const std::string& what) {
                (what.size() > kMax ? what.substr(0, kMax) + "... (cut)" : what));
 }
 
-Outcome UciSession::set_option(std::string_view name, std::string_view value) {
+OptionResult UciSession::set_option(std::string_view name, std::string_view value) {
     return klinzha::uci::set_option(ctx_, name, value);
 }
 

@@ -57,7 +57,7 @@ class UciSession {
     /// Reads lines from in until `quit` or end of input, then stops any search.
     void loop(std::istream& in);
     /// Applies an option as setoption would (used by the command line). Errors as text.
-    Outcome set_option(std::string_view name, std::string_view value);
+    OptionResult set_option(std::string_view name, std::string_view value);
 
     Engine& engine() { return *engine_; }
     /// Waits until a running `go perft` or `bench` has finished (does not stop it).

@@ -314,7 +314,7 @@ class Worker {
         if (a.key != pos_.key() || idx >= kAccPlies) {
             // From the parent's accumulator when it is its position's (a refresh otherwise,
             // and when the move changed many cells). Walking further back, as Stockfish does,
-            // measured no faster here (bench position, same tree: 891 k nps either way).
+            // measured no faster (docs/search.md, "The network", Accumulators).
             const bool from_parent = idx > 0 && idx < kAccPlies &&
                                      acc_[std::size_t(idx - 1)].key == pos_.state_before().key &&
                                      a.update(*net_, acc_[std::size_t(idx - 1)],
@@ -362,7 +362,7 @@ class Worker {
 
     /// m with the likelier outcome of its fight attached when it is a Kinta attack (where
     /// the search plays one outcome only: the opponents' layer of Best-Reply Search).
-    Move likely(Move m) const {
+    Move with_likelier_outcome(Move m) const {
         if (!pos_.is_attack(m)) return m;
         const combat::Odds o = fight_odds(m);
         return o.win >= 0.5f ? m.with_outcome(false, o.attacker_strength)
@@ -855,7 +855,7 @@ class Worker {
         for (Move m : l) replies.push_back({m, Move(), order_score(oc, m), is_capture(oc, m)});
         // Step BRS-2. The first opponent is idle; the second moves.
         const Move idle = idle_reply(ply);
-        pos_.do_move(likely(idle));
+        pos_.do_move(with_likelier_outcome(idle));
         if (pos_.to_move() != root_ && pos_.phase() == Phase::Play && !pos_.game_over()) {
             MoveList l2;
             generate_legal(pos_, l2);
@@ -889,13 +889,13 @@ class Worker {
             // second's (or its idle reply), unless the game or the layer ended in between.
             // Kinta: the layer plays each attack's likelier outcome (no chance node here).
             int done = 1;
-            pos_.do_move(likely(rp.first));
+            pos_.do_move(with_likelier_outcome(rp.first));
             Move second = rp.second;
             if (second.is_none() && !pos_.game_over() && pos_.phase() == Phase::Play &&
                 pos_.to_move() != root_)
                 second = idle_reply(ply + 1);
             if (!second.is_none() && !pos_.game_over() && pos_.to_move() != root_) {
-                pos_.do_move(likely(second));
+                pos_.do_move(with_likelier_outcome(second));
                 ++done;
             } else {
                 second = Move();
@@ -1042,7 +1042,7 @@ class Worker {
             if (pos_.is_attack(m) && qply < kChanceQPlies) {  // Kinta: the expectation
                 score = chance(m, alpha, beta, false, qchild);
             } else {
-                make_move(likely(m), false);
+                make_move(with_likelier_outcome(m), false);
                 score = qchild(alpha, beta);
                 pos_.undo_move();
             }
@@ -1095,14 +1095,14 @@ class Worker {
     /// cut at the first pass.
     std::vector<Move> shown_line(Move first, const Move* line, int n) {
         std::vector<Move> out{first};
-        pos_.do_move(likely(first));
+        pos_.do_move(with_likelier_outcome(first));
         int done = 1;
         for (int k = 1; k < n; ++k) {
             const Move m = line[k];
             if (m.is_none() || pos_.phase() != Phase::Play || pos_.game_over()) break;
             if (m != Move::null() && !is_legal(pos_, m)) break;
             out.push_back(m);
-            pos_.do_move(likely(m));
+            pos_.do_move(with_likelier_outcome(m));
             ++done;
         }
         // A line does not end on passes.

@@ -2,9 +2,11 @@
 //
 // Two players: negamax alpha-beta with PVS, aspiration windows, a shared transposition
 // table, quiescence over captures (pieces and hearts), TT/capture/killer/history move
-// ordering, null-move pruning and late move reductions. Three players: paranoid search
-// (Sturtevant and Korf 2000): the root player against the coalition of the others, reduced
-// to a two-sided search by negating only where the team to move changes. Heart captures
+// ordering, null-move pruning and late move reductions. Three players (MultiplayerSearch):
+// Best-Reply Search by default (Schadd and Winands 2011: the root player's moves against the
+// one strongest reply of all opponents together), BRS+ (the other opponents play their first
+// ordered move), or paranoid search (Sturtevant and Korf 2000: the root player against the
+// coalition of the others, negating only where the team to move changes). Heart captures
 // score as mates. Threads > 1 run Lazy SMP helpers on the same table.
 // Source: SPEC 7 (game end, draws), 12-13 (protocol), RH 5.1-5.5.
 #pragma once

@@ -90,7 +90,7 @@ TEST_CASE("combat agrees with every line of combat.txt") {
         CAPTURE(parts[0]);
         const Fighter a = fighter(as), d = fighter(ds);
         REQUIRE_FALSE(check(a, d));
-        const Outcome o = exact(a, d);
+        const FightDistribution o = exact(a, d);
         std::map<std::pair<char, int>, double> want;
         double win = -1;
         for (std::size_t i = 1; i < parts.size(); ++i) {
@@ -141,7 +141,7 @@ TEST_CASE("the literal procedure of Appendix D, simulated, agrees with the exact
         CAPTURE(c.a);
         CAPTURE(c.d);
         const Fighter a = fighter(c.a), d = fighter(c.d);
-        const Outcome o = exact(a, d);
+        const FightDistribution o = exact(a, d);
         const int n = 40000;
         int wins = 0;
         double mean_a = 0, mean_d = 0;
@@ -168,7 +168,7 @@ TEST_CASE("the literal procedure of Appendix D, simulated, agrees with the exact
 TEST_CASE("the referee's cast is the literal procedure: its fights follow the exact odds") {
     Spindles dice(7);
     const Fighter a = fighter("R130h"), d = fighter("N140");
-    const Outcome o = exact(a, d);
+    const FightDistribution o = exact(a, d);
     const int n = 20000;
     int wins = 0;
     for (int i = 0; i < n; ++i) {
@@ -237,7 +237,7 @@ TEST_CASE("the search's odds tables agree with the exact outcome") {
         CAPTURE(as);
         CAPTURE(ds);
         const Fighter a = fighter(as), d = fighter(ds);
-        const Outcome o = exact(a, d);
+        const FightDistribution o = exact(a, d);
         const Odds t = odds(a, d);
         CHECK(std::abs(t.win - o.win) < 1e-6);
         double ea = 0;

@@ -18,7 +18,7 @@ namespace {
 
 /// The colour a JSON value names (`g`, `b`, `k`), or nullopt.
 std::optional<Colour> colour_in(const json& v) {
-    return v.is_string() ? colour_of(v.get<std::string>()) : std::nullopt;
+    return v.is_string() ? parse_colour(v.get<std::string>()) : std::nullopt;
 }
 
 /// A string field of msg, or "" when missing; throws when it is there and not a string.

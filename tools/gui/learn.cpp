@@ -19,7 +19,7 @@ std::variant<Position, std::string> position_of(const std::string& fen) {
 }
 
 Colour view_of(const std::string& v) {
-    return v == "g" ? GREEN : v == "b" ? BLUE : BLACK;
+    return parse_colour(v).value_or(BLACK);
 }
 
 const Exercise* find(const std::string& id) {

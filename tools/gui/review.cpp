@@ -43,7 +43,7 @@ ReviewNotes review_notes(const json& points, int players) {
     std::array<int, kColours> loss{}, counted{};
     std::array<std::array<int, kColours>, 4> graded{};  // per grade, per colour
     for (const json& p : points) {
-        const auto c = colour_of(p.value("mover", ""));
+        const auto c = parse_colour(p.value("mover", ""));
         const int ply = p.value("ply", 0);
         if (!c || ply < 1) continue;
         const std::string mark = p.value("mark", "");

@@ -411,7 +411,7 @@ std::variant<std::shared_ptr<Room>, std::string> Room::restore(std::string id, c
         for (const auto& m : st.at("moves")) {
             r.moves_.push_back(m.at("move").get<std::string>());
             r.algebraic_.push_back(m.at("san").get<std::string>());
-            const auto mover = colour_of(m.at("mover").get<std::string>());
+            const auto mover = parse_colour(m.at("mover").get<std::string>());
             if (!mover) return "a move's mover";
             r.movers_.push_back(*mover);
             r.setup_.push_back(m.at("setup").get<bool>());
@@ -419,7 +419,7 @@ std::variant<std::shared_ptr<Room>, std::string> Room::restore(std::string id, c
             r.spindles_.push_back(m.value("spindles", ""));
         }
         for (const auto& x : st.at("removals")) {
-            const auto c = colour_of(x.at("colour").get<std::string>());
+            const auto c = parse_colour(x.at("colour").get<std::string>());
             if (!c) return "a removal's colour";
             r.removals_.push_back({x.at("before").get<std::size_t>(), *c, x.at("why")});
         }
@@ -1107,7 +1107,6 @@ namespace {
 /// them (SPEC 11: an opposing man it could not see is no capture there, the arbiter's word
 /// says it). Adds to `crossed` each cell where the seat lost a man.
 json blind_log(const blind::View& v, Bitboard& crossed) {
-    static const char* const kFull[] = {"green", "blue", "black"};
     using K = blind::Observation::Kind;
     using T = blind::Observation::Took;
     // The seat's view before each of its own plies: its tokens read again from the start.
@@ -1132,20 +1131,20 @@ json blind_log(const blind::View& v, Bitboard& crossed) {
             if (o.took == T::Heart) {
                 line += ": you captured a heart on " + geo::cell_name(o.move.to());
                 if (o.told_received)
-                    line += std::string(" (") + kFull[o.victim] +
+                    line += std::string(" (") + kColourWord[o.victim] +
                             "'s; its men are yours: " + blind::men_field(o.received) + ")";
             }
         } else if (o.kind == K::Other) {
-            line = std::string(kFull[o.mover]) + " played";
+            line = std::string(kColourWord[o.mover]) + " played";
             if (o.took == T::Man) {
                 line += ": your man on " + geo::cell_name(o.cell) + " was taken";
                 crossed |= bit(o.cell);
             }
             if (o.took == T::Heart) line += ": your heart was taken";
             if (o.took == T::OtherHeart)
-                line += std::string(": ") + kFull[o.victim] + "'s heart was taken";
+                line += std::string(": ") + kColourWord[o.victim] + "'s heart was taken";
         } else {
-            line = std::string(kFull[o.mover]) + " is out";
+            line = std::string(kColourWord[o.mover]) + " is out";
         }
         log.push_back(line);
     }

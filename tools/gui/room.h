@@ -160,7 +160,7 @@ class Room {
     /// `klinzha analyse --annotate`'s form.
     std::string record(std::map<std::size_t, match::GameRecord::Annotation> notes = {},
                        std::string lead = {}) const;
-    /// True while some seat's view hides men or moves (the test hook now, SPEC 25 later):
+    /// True while some seat's view hides men or moves (a Blind game, SPEC 25, or the test hook):
     /// until the game ends, nothing that shows the whole game goes to a page.
     bool hides_anything() const;
     /// One line of the lobby: id, status, players, seats (names, free), rules, clock.

@@ -32,14 +32,6 @@ inline std::vector<std::string> words(const std::string& s) {
     return w;
 }
 
-/// The colour of a letter `g`, `b`, `k`, or nullopt.
-inline std::optional<Colour> colour_of(std::string_view s) {
-    if (s == "g") return GREEN;
-    if (s == "b") return BLUE;
-    if (s == "k") return BLACK;
-    return std::nullopt;
-}
-
 /// The letter of colour c (`g`, `b`, `k`).
 inline std::string colour_name(Colour c) {
     return std::string(1, kColourChar[c]);

@@ -258,7 +258,7 @@ void Tournament::record(const std::vector<GameRecord>& games, const GameSummary&
     if (s.players == 3) {  // the three-part result spelled out, colour by colour
         out_ << " (";
         for (int c = 0; c < 3; ++c)
-            out_ << (c ? ", " : "") << std::array{"green", "blue", "black"}[std::size_t(c)] << " "
+            out_ << (c ? ", " : "") << kColourWord[std::size_t(c)] << " "
                  << (s.outcome[c] == Outcome::Win    ? "wins"
                      : s.outcome[c] == Outcome::Draw ? "draws"
                                                      : "loses");
