@@ -530,10 +530,10 @@ Position Room::position_at_locked(int ply, int tail, std::vector<Position>* befo
 
 bool Room::hides_anything() const {
     std::lock_guard lock(m_);
-    return hiding_locked();
+    return hides_anything_locked();
 }
 
-bool Room::hiding_locked() const {
+bool Room::hides_anything_locked() const {
     return (settings_.hide_others || blind_locked()) && status_ != Status::Over &&
            status_ != Status::Review;
 }
@@ -1154,99 +1154,119 @@ json blind_log(const blind::View& v, Bitboard& crossed) {
 
 }  // namespace
 
-json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) const {
-    std::lock_guard lock(m_);
-    const int n = int(moves_.size());
-    const bool at_end = ply < 0 || ply >= n;
-    const int shown = at_end ? n : ply;
-    // Kinta: the fights told (below) are those of the last turn round at the live end, else
-    // of the move shown; the positions before those moves come from the same replay.
-    const int first_fight = at_end ? std::max(1, n - settings_.players + 1) : std::max(shown, 1);
-    std::vector<Position> before_fights;  // before moves first_fight..shown
-    const Position pos =
-        position_at_locked(at_end ? -1 : ply, shown - first_fight + 1, &before_fights);
-    const Colour stm = pos.to_move();
+// -- A seat's view, from small builders (m_ held) ---------------------------------------
+
+Room::ViewContext Room::view_context_locked(std::optional<Colour> seat, int ply) const {
+    ViewContext v;
+    v.seat = seat;
+    v.n = int(moves_.size());
+    v.at_end = ply < 0 || ply >= v.n;
+    v.ply = v.at_end ? -1 : ply;
+    v.shown = v.at_end ? v.n : ply;
+    // Kinta: the fights told are those of the last turn round at the live end, else of the
+    // move shown; the positions before those moves come from the same replay.
+    v.first_fight = v.at_end ? std::max(1, v.n - settings_.players + 1) : std::max(v.shown, 1);
+    v.pos = position_at_locked(v.ply, v.shown - v.first_fight + 1, &v.before_fights);
     // What this seat may not see (SPEC 25: a Blind game; or the test hook hide_others): the
     // other colours' men, hearts, zones and moves while the game is not over. The board
     // drawn is then the seat's view (a spectator's shows no man at all), so nothing hidden
     // is even in the picture's markup.
-    const bool hiding = hiding_locked();
-    const bool blind = hiding && blind_locked();
-    std::optional<blind::View> bview;
-    if (blind && seat) bview = blind_view_locked(*seat, at_end ? -1 : ply);
-    const Position view_pos = !hiding ? pos
-                              : bview ? bview->position()
-                                      : pos.view(seat ? *seat : NO_COLOUR);
-    const bool hidden = hiding;
-    auto visible_move = [&](std::size_t i) { return !hiding || (seat && movers_[i] == *seat); };
+    v.hides = hides_anything_locked();
+    v.blind = v.hides && blind_locked();
+    if (v.blind && seat) v.bview = blind_view_locked(*seat, v.ply);
+    const Colour stm = v.pos.to_move();
+    v.you_to_move = seat && status_ == Status::Running && v.at_end && stm == *seat &&
+                    humans_[stm] && humans_[stm]->waiting();
+    for (int c = 0; c < settings_.players; ++c) v.people += settings_.seats[c].person;
+    return v;
+}
 
-    const bool you_to_move = seat && status_ == Status::Running && at_end && stm == *seat &&
-                             humans_[stm] && humans_[stm]->waiting();
+bool Room::ViewContext::sees_move(Colour mover) const {
+    return !hides || (seat && mover == *seat);
+}
+
+json Room::legal_json_locked(const ViewContext& v) const {
     json legal = json::array();
-    if (you_to_move) {
-        // Blind: the proposals the seat may make (legal in its view, not refused this turn);
-        // never the moves of the whole position, which would tell where the others stand.
-        MoveList l;
-        l.size = 0;
-        if (bview) {
-            for (Move m : bview->proposals()) l.push(m);
-        } else if (!blind) {
-            generate_legal(pos, l);
-        }
-        const Position& lp = bview ? bview->position() : pos;
-        for (Move m : l) {
-            json j{{"move", move_to_string(m)},
-                   {"san", to_algebraic(lp, m)},
-                   {"to", geo::cell_name(m.to())}};
-            switch (m.kind()) {
-                case Move::Place:
-                    j["kind"] = "place";
-                    j["piece"] = std::string(1, kPieceChar[m.placed_type()]);
-                    break;
-                case Move::PlaceHeart:
-                    j["kind"] = "heart";
-                    // A heart placed here would stand attacked by an opposing man (not in
-                    // Blind, where the seat does not see the others' men).
-                    if (!bview && !blind) j["danger"] = heart_placed_in_danger(pos, m);
-                    break;
-                default:
-                    j["kind"] = "play";
-                    j["from"] = geo::cell_name(m.from());
-                    j["carry"] = m.carries_heart();
-                    if (!bview && pos.is_attack(m)) {  // Kinta: the odds before an attack
-                        const auto [a, d] = combat::fighters(pos, m);
-                        const combat::Odds o = combat::odds(a, d);
-                        j["odds"] = {
-                            {"win", o.win}, {"a", o.attacker_strength}, {"d", o.defender_strength}};
-                    }
-            }
-            legal.push_back(j);
-        }
+    if (!v.you_to_move) return legal;
+    // Blind: the proposals the seat may make (legal in its view, not refused this turn);
+    // never the moves of the whole position, which would tell where the others stand.
+    MoveList l;
+    l.size = 0;
+    if (v.bview) {
+        for (Move m : v.bview->proposals()) l.push(m);
+    } else if (!v.blind) {
+        generate_legal(v.pos, l);
     }
+    const Position& lp = v.bview ? v.bview->position() : v.pos;
+    for (Move m : l) {
+        json j{{"move", move_to_string(m)},
+               {"san", to_algebraic(lp, m)},
+               {"to", geo::cell_name(m.to())}};
+        switch (m.kind()) {
+            case Move::Place:
+                j["kind"] = "place";
+                j["piece"] = std::string(1, kPieceChar[m.placed_type()]);
+                break;
+            case Move::PlaceHeart:
+                j["kind"] = "heart";
+                // A heart placed here would stand attacked by an opposing man (not in Blind,
+                // where the seat does not see the others' men).
+                if (!v.blind) j["danger"] = heart_placed_in_danger(v.pos, m);
+                break;
+            default:
+                j["kind"] = "play";
+                j["from"] = geo::cell_name(m.from());
+                j["carry"] = m.carries_heart();
+                if (!v.blind && v.pos.is_attack(m)) {  // Kinta: the odds before an attack
+                    const auto [a, d] = combat::fighters(v.pos, m);
+                    const combat::Odds o = combat::odds(a, d);
+                    j["odds"] = {
+                        {"win", o.win}, {"a", o.attacker_strength}, {"d", o.defender_strength}};
+                }
+        }
+        legal.push_back(j);
+    }
+    return legal;
+}
+
+json Room::danger_json_locked(const ViewContext& v) const {
     // Hearts in danger (as check is shown in chess): the cells of the hearts an opposing man
     // could take now, in the play phase; none while anything is hidden from the seat.
     json danger = json::array();
-    if (!hidden && pos.phase() == Phase::Play && !pos.game_over())
+    const Position& pos = v.pos;
+    if (!v.hides && pos.phase() == Phase::Play && !pos.game_over())
         for (int c = 0; c < settings_.players; ++c)
             if (pos.is_in(Colour(c)) && pos.heart(Colour(c)) != NO_CELL &&
                 heart_attacked(pos, Colour(c)))
                 danger.push_back(geo::cell_name(pos.heart(Colour(c))));
+    return danger;
+}
+
+json Room::moves_json_locked(const ViewContext& v) const {
     json moves = json::array();
     for (std::size_t i = 0; i < moves_.size(); ++i) {
-        const bool v = visible_move(i);
-        moves.push_back({{"move", v ? moves_[i] : "?"},
-                         {"san", v ? algebraic_[i] : "?"},
+        const bool seen = v.sees_move(movers_[i]);
+        moves.push_back({{"move", seen ? moves_[i] : "?"},
+                         {"san", seen ? algebraic_[i] : "?"},
                          {"mover", colour_name(movers_[i])},
                          {"setup", bool(setup_[i])},
-                         {"comment", v ? comments_[i] : ""},
-                         {"spindles", v ? spindles_[i] : ""}});
+                         {"comment", seen ? comments_[i] : ""},
+                         {"spindles", seen ? spindles_[i] : ""}});
     }
+    return moves;
+}
+
+json Room::removals_json_locked() const {
     // The referee's removals (SPEC 7; public, Blind too): before which move (an index into
     // `moves`; moves.size() after the last), whom, why.
     json removals = json::array();
     for (const auto& r : removals_)
         removals.push_back(
             {{"before", r.before_move}, {"colour", colour_name(r.colour)}, {"why", r.why}});
+    return removals;
+}
+
+json Room::seats_json_locked() const {
     json seats = json::array();
     for (int c = 0; c < settings_.players; ++c) {
         const bool person = settings_.seats[c].person;
@@ -1263,29 +1283,37 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
                              : json(nullptr)},
              {"draw_offer", draw_offer_[c]}});
     }
+    return seats;
+}
+
+bool Room::clock_ticking_locked() const {
+    return referee_running_ && clock_running_ != NO_COLOUR;
+}
+
+json Room::clocks_json_locked() const {
     json clocks = json::array();
-    const bool ticking = referee_running_ && clock_running_ != NO_COLOUR;
+    const bool ticking = clock_ticking_locked();
     for (int c = 0; c < settings_.players; ++c)
         clocks.push_back(clock_ms_[c] < 0 ? json(nullptr)
                                           : json(clock_ms_[c] - (ticking && clock_running_ == c
                                                                      ? steady_ms() - clock_stamp_ms_
                                                                      : 0)));
-    // What this seat may do now.
+    return clocks;
+}
+
+json Room::can_json_locked(const ViewContext& v) const {
+    const auto& seat = v.seat;
     bool begun = false;
     for (std::size_t i = 0; i < moves_.size(); ++i) begun |= !setup_[i];
     const bool playing = seat && status_ == Status::Running && is_in_locked(*seat);
-    // People playing each other (two or more persons' seats), and whether a player still in
-    // besides this seat is a person (a draw is offered to people only: an engine never
-    // answers an offer).
-    int people = 0;
+    // Whether a player still in besides this seat is a person (a draw is offered to people
+    // only: an engine never answers an offer).
     bool person_opponent = false;
-    for (int c = 0; c < settings_.players; ++c) {
-        people += settings_.seats[c].person;
+    for (int c = 0; c < settings_.players; ++c)
         person_opponent |=
             (!seat || c != *seat) && settings_.seats[c].person && is_in_locked(Colour(c));
-    }
-    json can{
-        {"move", you_to_move},
+    return {
+        {"move", v.you_to_move},
         {"resign", playing},
         {"draw", playing && !draw_offer_[*seat] && person_opponent},
         {"abort", seat && (status_ == Status::Waiting || (status_ == Status::Running && !begun))},
@@ -1294,44 +1322,76 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
         // Analysis: never for anyone, spectators included, while people play each other (a
         // player's second tab would be an engine helper); never while anything is hidden (the
         // engine would be given the whole position); after the game, for everyone.
-        {"analyse", !hiding && (status_ != Status::Running || people < 2)},
+        {"analyse", !v.hides && (status_ != Status::Running || v.people < 2)},
         {"play_on", status_ == Status::Over || status_ == Status::Review},
         {"rematch", status_ == Status::Over && rematch_.empty()}};
-    std::string status;
-    if (status_ == Status::Waiting)
-        status = "Waiting for players";
-    else if (status_ == Status::Running)
-        status = (you_to_move ? std::string("Your move") : names_[stm] + " to move") + " (" +
-                 colour_name(stm) + ", " + phase_name(pos.phase()) + ")";
-    else if (result_.empty())
-        status = termination_.empty() ? "No result" : termination_;
-    else
-        status = "Game over: " + result_ + " (" + termination_ + ")";
+}
+
+std::string Room::status_text_locked(const ViewContext& v) const {
+    // The page's status line: the room's English words, all here.
+    const Colour stm = v.pos.to_move();
+    if (status_ == Status::Waiting) return "Waiting for players";
+    if (status_ == Status::Running)
+        return (v.you_to_move ? std::string("Your move") : names_[stm] + " to move") + " (" +
+               colour_name(stm) + ", " + phase_name(v.pos.phase()) + ")";
+    if (result_.empty()) return termination_.empty() ? "No result" : termination_;
+    return "Game over: " + result_ + " (" + termination_ + ")";
+}
+
+json Room::winners_json_locked() const {
     json winners = json::array();
     if (!result_.empty())
         for (int c = 0; c < settings_.players; ++c)
             if (outcome_[c] == match::Outcome::Win) winners.push_back(shown_name_locked(Colour(c)));
+    return winners;
+}
+
+json Room::chat_json_locked(const ViewContext& v) const {
+    // The chat lines this seat sees (Room::chat): spectators' lines reach players only once
+    // the game is over when people play each other.
+    json lines = json::array();
+    const bool apart = v.seat && status_ == Status::Running && v.people >= 2;
+    for (const auto& l : chat_)
+        if (!(apart && !l.seat))
+            lines.push_back({{"name", l.name},
+                             {"colour", l.seat ? json(colour_name(*l.seat)) : json(nullptr)},
+                             {"text", l.text}});
+    return lines;
+}
+
+json Room::fights_json_locked(const ViewContext& v) const {
+    // Kinta: the fights to tell, round by round (those of moves the seat sees). Stepping
+    // through the game, the fight of the move that led to the shown position. At the live
+    // end, every fight of the last turn round (the last `players` plies): a person who
+    // attacked still reads the fight when the others have moved since, and reads theirs.
+    json fights = json::array();
+    for (int k = v.first_fight; k <= v.shown; ++k) {
+        const auto i = std::size_t(k - 1);
+        if (!v.sees_move(movers_[i]) || spindles_[i].empty()) continue;
+        json f =
+            fight_json(v.before_fights[std::size_t(k - v.first_fight)], moves_[i], spindles_[i]);
+        if (f.is_null()) continue;
+        f["ply"] = k;
+        fights.push_back(std::move(f));
+    }
+    return fights;
+}
+
+json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) const {
+    std::lock_guard lock(m_);
+    const ViewContext v = view_context_locked(seat, ply);
+    const Position view_pos = !v.hides  ? v.pos
+                              : v.bview ? v.bview->position()
+                                        : v.pos.view(seat ? *seat : NO_COLOUR);
     SvgOptions so;
     so.view = orientation;
     // Blind: what the seat was told, ply by ply, and the cells where it lost men (SPEC 25: it
     // is told each cell) crossed on its board.
-    json log = json::array();
-    if (bview) {
-        log = blind_log(*bview, so.crossed);
+    json told = json::array();
+    if (v.bview) {
+        told = blind_log(*v.bview, so.crossed);
         so.crossed &= ~view_pos.occupied();
     }
-    // The chat lines this seat sees (Room::chat): spectators' lines reach players only once
-    // the game is over when people play each other.
-    auto chat_view = [&](std::optional<Colour> me, int persons) {
-        json lines = json::array();
-        const bool apart = me && status_ == Status::Running && persons >= 2;
-        for (const auto& l : chat_)
-            if (!(apart && !l.seat))
-                lines.push_back({{"name", l.name},
-                                 {"colour", l.seat ? json(colour_name(*l.seat)) : json(nullptr)},
-                                 {"text", l.text}});
-        return lines;
-    };
     json out{{"type", "state"},
              {"room", id_},
              {"status", status_name(status_)},
@@ -1341,49 +1401,36 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
              {"rules", settings_.rules.to_string()},
              {"variant", settings_.rules.variant_name()},
              {"tc", settings_.tc},
-             {"to_move", colour_name(stm)},
-             {"phase", phase_name(pos.phase())},
-             {"ply", at_end ? n : ply},
-             {"plies", n},
-             {"moves", moves},
-             {"removals", removals},
-             {"legal", legal},
-             {"seats", seats},
-             {"clocks", clocks},
-             {"clock_running", ticking ? colour_name(clock_running_) : ""},
+             {"to_move", colour_name(v.pos.to_move())},
+             {"phase", phase_name(v.pos.phase())},
+             {"ply", v.shown},
+             {"plies", v.n},
+             {"moves", moves_json_locked(v)},
+             {"removals", removals_json_locked()},
+             {"legal", legal_json_locked(v)},
+             {"seats", seats_json_locked()},
+             {"clocks", clocks_json_locked()},
+             {"clock_running", clock_ticking_locked() ? colour_name(clock_running_) : ""},
              {"result", result_},
              {"termination", termination_},
-             {"winners", winners},
+             {"winners", winners_json_locked()},
              {"takeback_by",
               takeback_by_ == NO_COLOUR ? json(nullptr) : json(colour_name(takeback_by_))},
-             {"can", can},
+             {"can", can_json_locked(v)},
              {"view", colour_name(orientation)},
-             {"status_text", status},
+             {"status_text", status_text_locked(v)},
              {"rematch", rematch_.empty() ? json(nullptr) : json(rematch_)},
-             {"chat", chat_view(seat, people)},
-             {"danger", danger},
+             {"chat", chat_json_locked(v)},
+             {"danger", danger_json_locked(v)},
              {"blind", blind_locked()}};
-    if (bview) {
-        out["told"] = log;
+    if (v.bview) {
+        out["told"] = told;
         json refused = json::array();
-        for (Move m : bview->refused()) refused.push_back(move_to_string(m));
+        for (Move m : v.bview->refused()) refused.push_back(move_to_string(m));
         out["refused"] = refused;  // SPEC 9 strings, for tools (the log has them in algebraic)
     }
-    if (!hidden) out["fen"] = pos.fen();
-    // Kinta: the fights to tell, round by round (those of moves the seat sees). Stepping
-    // through the game, the fight of the move that led to the shown position. At the live
-    // end, every fight of the last turn round (the last `players` plies): a person who
-    // attacked still reads the fight when the others have moved since, and reads theirs.
-    json fights = json::array();
-    for (int k = first_fight; k <= shown; ++k) {
-        const auto i = std::size_t(k - 1);
-        if (!visible_move(i) || spindles_[i].empty()) continue;
-        json f = fight_json(before_fights[std::size_t(k - first_fight)], moves_[i], spindles_[i]);
-        if (f.is_null()) continue;
-        f["ply"] = k;
-        fights.push_back(std::move(f));
-    }
-    if (!fights.empty()) out["fights"] = std::move(fights);
+    if (!v.hides) out["fen"] = v.pos.fen();
+    if (json fights = fights_json_locked(v); !fights.empty()) out["fights"] = std::move(fights);
     return out;
 }
 

@@ -213,7 +213,43 @@ class Room {
                                 std::vector<Position>* before_tail = nullptr) const;
     nlohmann::json to_json_locked() const;
     bool is_in_locked(Colour c) const;
-    bool hiding_locked() const;  ///< hides_anything(), m_ held
+    bool hides_anything_locked() const;  ///< hides_anything(), m_ held
+
+    /// What a seat's view is built from (player_view), computed once under m_: the position
+    /// shown and its ply, whether the view hides anything (one name for it: `hides`), the
+    /// Blind seat's own view, whether the seat is to move, the persons seated, and for Kinta
+    /// the positions before the fights to tell.
+    struct ViewContext {
+        std::optional<Colour> seat;
+        int n = 0;      ///< moves played
+        int ply = -1;   ///< the ply asked for, -1 at the live end
+        int shown = 0;  ///< the ply shown (n at the live end)
+        bool at_end = true;
+        int first_fight = 1;  ///< the first ply whose fight is told
+        std::vector<Position> before_fights;
+        Position pos;  ///< the whole position shown
+        bool hides = false;
+        bool blind = false;
+        std::optional<blind::View> bview;
+        bool you_to_move = false;
+        int people = 0;  ///< persons' seats
+        /// Whether the seat sees the moves of `mover` (its own, or all when nothing is hidden).
+        bool sees_move(Colour mover) const;
+    };
+    ViewContext view_context_locked(std::optional<Colour> seat, int ply) const;
+    // The view's parts (docs/gui.md "Messages", `state`), each from the context (m_ held).
+    nlohmann::json legal_json_locked(const ViewContext& v) const;
+    nlohmann::json danger_json_locked(const ViewContext& v) const;
+    nlohmann::json moves_json_locked(const ViewContext& v) const;
+    nlohmann::json removals_json_locked() const;
+    nlohmann::json seats_json_locked() const;
+    bool clock_ticking_locked() const;
+    nlohmann::json clocks_json_locked() const;
+    nlohmann::json can_json_locked(const ViewContext& v) const;
+    std::string status_text_locked(const ViewContext& v) const;
+    nlohmann::json winners_json_locked() const;
+    nlohmann::json chat_json_locked(const ViewContext& v) const;
+    nlohmann::json fights_json_locked(const ViewContext& v) const;
     /// True when the game is a Blind one (SPEC 25): the referee is its arbiter.
     bool blind_locked() const;
     /// m_ held: `seat`'s view of a Blind game (SPEC 25) after `ply` plies (-1: all), read
