@@ -127,415 +127,502 @@ std::string go_command(const std::array<TimeControl, kColours>& tcs,
 
 }  // namespace
 
-GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
-                     const std::function<void(const GameRecord&)>& on_move) {
-    GameRecord g;
-    g.players = cfg.players;
-    for (int c = 0; c < cfg.players; ++c) g.names[c] = seats[c]->name();
-    Position pos(cfg.players, cfg.rules);
-    if (!cfg.start_fen.empty()) {
-        if (auto err = pos.set(cfg.start_fen, cfg.rules)) {
-            g.termination = "bad start position: " + *err;
-            return g;
+namespace {
+
+/// One game refereed (SPEC 7, 12, 25, 26): the game's state as members, one method per
+/// event (a move played, a fight cast, a player out, a draw, the game's time limit). Made
+/// and run once by play_game, on its thread.
+class Referee {
+  public:
+    Referee(const std::vector<Player*>& seats, const GameConfig& cfg,
+            const std::function<void(const GameRecord&)>& on_move)
+        : seats_(seats),
+          cfg_(cfg),
+          on_move_(on_move),
+          pos_(cfg.players, cfg.rules),
+          dice_(cfg.dice_seed) {}
+
+    GameRecord run();
+
+  private:
+    /// What a turn's reply came to: the game is over, the next player moves, or `m` is
+    /// played.
+    enum class Turn { Over, Next, Play };
+    /// A move with its Kinta fight cast (SPEC 26): the move with the outcome attached, the
+    /// rounds as a record writes them, and the defender's owner; the bare move elsewhere.
+    struct Cast {
+        Move played;
+        std::string spindles;
+        Colour defender_owner = NO_COLOUR;
+    };
+
+    bool start();  ///< the start position, the engines, Blind's views, the clocks
+    bool replay_history();
+    Cast cast(Move m, bool count_fight);
+    void tell(Colour v, const std::string& token);
+    void record_move(const Cast& k, const std::string& comment,
+                     std::vector<std::string> refused = {});
+    /// SPEC 7, 12, 27 and the adjudications before a turn: Over (the game ended), Next (the
+    /// player to move went out) or Play (the player to move is asked).
+    Turn before_turn();
+    /// Asks the player to move until it answers a move, fails, or (Blind) a proposal is
+    /// legal; `refused` gets the refused proposals, `why` a reason the player is out.
+    Reply ask(std::variant<Move, std::string>& parsed, std::vector<std::string>& refused,
+              std::string& why, bool& limit_capped);
+    /// Judges the reply: Over, Next (the player went out) or Play (parsed holds the move).
+    Turn judge(const Reply& r, const std::variant<Move, std::string>& parsed,
+               const std::string& why, bool limit_capped);
+    /// Score adjudications on the reply (fastchess -resign, -draw). Over, Next or Play.
+    Turn adjudicate(const Reply& r);
+    bool player_out(const std::string& why);  ///< true when the game is over
+    void finish_draw(const std::string& why);
+    std::int64_t game_left() const;  ///< ms left of GameConfig::game_limit_ms
+    void expire();
+    void finish();
+    static std::string comment_of(const Reply& r, const std::vector<std::string>& refused);
+
+    const std::vector<Player*>& seats_;
+    const GameConfig& cfg_;
+    const std::function<void(const GameRecord&)>& on_move_;
+    GameRecord g_;
+    Position pos_;
+    combat::Spindles dice_;  ///< SPEC 26: one generator for the game's fights
+    std::string base_cmd_, moves_cmd_;
+    /// Each seat's time control: its engine's own (tc=, st=, depth=, nodes=), else the match's.
+    std::array<TimeControl, kColours> tcs_{};
+    std::array<std::int64_t, kColours> clock_{};
+    std::array<int, kColours> moves_made_{};
+    std::array<int, kColours> bad_scores_{}, quiet_scores_{};
+    bool draw_adjudicated_ = false;  ///< -draw: decided at the last reply; the move is played first
+    /// Blind (SPEC 25): the arbiter's tokens for each player, and each player's view of them
+    /// (the view checks the arbiter's own tokens as it goes, and judges proposals).
+    bool blind_ = false;
+    std::array<std::vector<std::string>, kColours> told_;
+    std::vector<blind::View> views_;
+    std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
+};
+
+bool Referee::start() {
+    g_.players = cfg_.players;
+    for (int c = 0; c < cfg_.players; ++c) g_.names[c] = seats_[c]->name();
+    if (!cfg_.start_fen.empty()) {
+        if (auto err = pos_.set(cfg_.start_fen, cfg_.rules)) {
+            g_.termination = "bad start position: " + *err;
+            return false;
         }
     }
-    g.start_fen = pos.fen();
-    g.dice_seed = cfg.dice_seed;
-    combat::Spindles dice(cfg.dice_seed);  // SPEC 26: one generator for the game's fights
-    std::string base_cmd = "position fen " + g.start_fen;
-    std::string moves_cmd;
-    // Each seat's time control: its engine's own (tc=, st=, depth=, nodes=), else the match's.
-    std::array<TimeControl, kColours> tcs{};
-    for (std::size_t c = 0; c < kColours; ++c) tcs[c] = cfg.seat_tc[c] ? *cfg.seat_tc[c] : cfg.tc;
-    std::array<std::int64_t, kColours> clock{tcs[0].base_ms, tcs[1].base_ms, tcs[2].base_ms};
-    std::array<int, kColours> moves_made{};
-    std::array<int, kColours> bad_scores{}, quiet_scores{};
-    bool draw_adjudicated = false;  // -draw: decided at the last reply; the move is played first
-    for (int c = 0; c < cfg.players; ++c) {
-        if (seats[c]->alive()) continue;
-        auto err = seats[c]->start();
-        for (int retry = 0; err && cfg.recover && retry < 2; ++retry) {
+    g_.start_fen = pos_.fen();
+    g_.dice_seed = cfg_.dice_seed;
+    base_cmd_ = "position fen " + g_.start_fen;
+    for (std::size_t c = 0; c < kColours; ++c) {
+        tcs_[c] = cfg_.seat_tc[c] ? *cfg_.seat_tc[c] : cfg_.tc;
+        clock_[c] = tcs_[c].base_ms;
+    }
+    for (int c = 0; c < cfg_.players; ++c) {
+        if (seats_[c]->alive()) continue;
+        auto err = seats_[c]->start();
+        for (int retry = 0; err && cfg_.recover && retry < 2; ++retry) {
             std::this_thread::sleep_for(std::chrono::seconds(1));
-            err = seats[c]->start();
+            err = seats_[c]->start();
         }
         if (err) {  // no result: the match stops (tournament.h) rather than score it
-            g.aborted = *err;
-            return g;
+            g_.aborted = *err;
+            return false;
         }
     }
-    for (int c = 0; c < cfg.players; ++c) seats[c]->new_game();
-    // Blind (SPEC 25): the arbiter's tokens for each player, and each player's view of them
-    // (the view checks the arbiter's own tokens as it goes, and judges proposals).
-    const bool blind = pos.rules().blind;
-    std::array<std::vector<std::string>, kColours> told;
-    std::vector<blind::View> views;
-    if (blind) {
-        if (pos.phase() != Phase::Place || pos.occupied()) {
-            g.termination =
+    for (int c = 0; c < cfg_.players; ++c) seats_[c]->new_game();
+    blind_ = pos_.rules().blind;
+    if (blind_) {
+        if (pos_.phase() != Phase::Place || pos_.occupied()) {
+            g_.termination =
                 "bad start position: a blind game starts from the empty board (SPEC 25)";
-            return g;
+            return false;
         }
-        for (int c = 0; c < cfg.players; ++c)
-            views.push_back(std::get<blind::View>(blind::View::start(Colour(c), pos)));
+        for (int c = 0; c < cfg_.players; ++c)
+            views_.push_back(std::get<blind::View>(blind::View::start(Colour(c), pos_)));
     }
-    auto tell = [&](Colour v, const std::string& token) {
-        told[v].push_back(token);
-        if (auto err = views[v].apply(token))  // a bug of the arbiter: say so loudly
-            g.aborted = "blind arbiter: token '" + token + "' for " + kColourChar[v] + ": " + *err;
-    };
     for (std::size_t c = 0; c < kColours; ++c)
-        if (tcs[c].base_ms >= 0 && cfg.start_clock_ms[c] >= 0) clock[c] = cfg.start_clock_ms[c];
+        if (tcs_[c].base_ms >= 0 && cfg_.start_clock_ms[c] >= 0) clock_[c] = cfg_.start_clock_ms[c];
+    return true;
+}
 
-    // Plays `played` (a legal move with its Kinta outcome) for the player to move and writes it
-    // into the record: notation, mover, comment, hearts captured (SPEC 12; Kinta: an attacker that
-    // lost carrying its heart lost it to the defender's owner).
-    auto record_move = [&](Move played, const std::string& spindles, Colour defender_owner,
-                           const std::string& comment, std::vector<std::string> refused = {}) {
-        const Colour c = pos.to_move();
-        if (blind)  // SPEC 25: what each player still in is told of this ply
-            for (int v = 0; v < cfg.players; ++v)
-                if (pos.is_in(Colour(v)))
-                    for (const auto& t : blind::announce(pos, played.bare(), Colour(v)))
-                        tell(Colour(v), t);
-        g.refused.push_back(std::move(refused));
-        std::array<Cell, kColours> hearts_before{pos.heart(GREEN), pos.heart(BLUE),
-                                                 pos.heart(BLACK)};
-        g.algebraic.push_back(to_record_algebraic(pos, played));
-        g.moves.push_back(move_to_string(played));
-        g.spindles.push_back(spindles);
-        g.movers.push_back(c);
-        g.setup_move.push_back(pos.phase() != Phase::Play);
-        g.comments.push_back(comment);
-        pos.do_move(played);
-        moves_cmd += " " + g.moves.back();
-        for (int o = 0; o < kColours; ++o)
-            if (o != c && hearts_before[o] != NO_CELL && pos.heart(Colour(o)) == NO_CELL) {
-                g.hearts_captured[c]++;
-                g.heart_lost[o] = true;
-                g.outcome[o] = Outcome::Loss;
-            }
-        if (defender_owner != NO_COLOUR && hearts_before[c] != NO_CELL && pos.heart(c) == NO_CELL) {
-            g.hearts_captured[defender_owner]++;
-            g.heart_lost[c] = true;
-            g.outcome[c] = Outcome::Loss;
+void Referee::tell(Colour v, const std::string& token) {
+    told_[v].push_back(token);
+    if (auto err = views_[v].apply(token))  // a bug of the arbiter: say so loudly
+        g_.aborted = "blind arbiter: token '" + token + "' for " + kColourChar[v] + ": " + *err;
+}
+
+Referee::Cast Referee::cast(Move m, bool count_fight) {
+    Cast k{m, "", NO_COLOUR};
+    if (!pos_.is_attack(m)) return k;
+    const auto [a, d] = combat::fighters(pos_, m);
+    const combat::Fight f = combat::cast(a, d, dice_);
+    k.played = m.with_outcome(!f.attacker_won, f.strength);
+    k.spindles = combat::spindles_text(f);
+    k.defender_owner = man_colour(pos_.man_on(m.to()));
+    if (count_fight) g_.fights.emplace_back(combat::odds(a, d).win, f.attacker_won);
+    return k;
+}
+
+// Plays k.played (a legal move with its Kinta outcome) for the player to move and writes it
+// into the record: notation, mover, comment, hearts captured (SPEC 12; Kinta: an attacker
+// that lost carrying its heart lost it to the defender's owner).
+void Referee::record_move(const Cast& k, const std::string& comment,
+                          std::vector<std::string> refused) {
+    const Colour c = pos_.to_move();
+    const Move played = k.played;
+    if (blind_)  // SPEC 25: what each player still in is told of this ply
+        for (int v = 0; v < cfg_.players; ++v)
+            if (pos_.is_in(Colour(v)))
+                for (const auto& t : blind::announce(pos_, played.bare(), Colour(v)))
+                    tell(Colour(v), t);
+    g_.refused.push_back(std::move(refused));
+    const std::array<Cell, kColours> hearts_before{pos_.heart(GREEN), pos_.heart(BLUE),
+                                                   pos_.heart(BLACK)};
+    g_.algebraic.push_back(to_record_algebraic(pos_, played));
+    g_.moves.push_back(move_to_string(played));
+    g_.spindles.push_back(k.spindles);
+    g_.movers.push_back(c);
+    g_.setup_move.push_back(pos_.phase() != Phase::Play);
+    g_.comments.push_back(comment);
+    pos_.do_move(played);
+    moves_cmd_ += " " + g_.moves.back();
+    for (int o = 0; o < kColours; ++o)
+        if (o != c && hearts_before[o] != NO_CELL && pos_.heart(Colour(o)) == NO_CELL) {
+            g_.hearts_captured[c]++;
+            g_.heart_lost[o] = true;
+            g_.outcome[o] = Outcome::Loss;
         }
-    };
-    // The history (GameConfig::history): replayed as the record's first moves.
-    for (const std::string& token : cfg.history) {
+    if (k.defender_owner != NO_COLOUR && hearts_before[c] != NO_CELL && pos_.heart(c) == NO_CELL) {
+        g_.hearts_captured[k.defender_owner]++;
+        g_.heart_lost[c] = true;
+        g_.outcome[c] = Outcome::Loss;
+    }
+}
+
+// The history (GameConfig::history): replayed as the record's first moves; a fight is cast
+// again, so the generator stands where it stood.
+bool Referee::replay_history() {
+    for (const std::string& token : cfg_.history) {
         if (token.rfind("out:", 0) == 0) {
-            if (blind)
-                for (int v = 0; v < cfg.players; ++v)
-                    if (pos.is_in(Colour(v))) tell(Colour(v), blind::out_token(pos.to_move()));
-            g.removals.push_back({g.moves.size(), pos.to_move(), token.substr(4)});
-            if (pos.heart(pos.to_move()) != NO_CELL) g.heart_lost[pos.to_move()] = true;
-            g.outcome[pos.to_move()] = Outcome::Loss;
-            pos.eliminate_to_move();
-            base_cmd = "position fen " + pos.fen();
-            moves_cmd.clear();
+            if (blind_)
+                for (int v = 0; v < cfg_.players; ++v)
+                    if (pos_.is_in(Colour(v))) tell(Colour(v), blind::out_token(pos_.to_move()));
+            g_.removals.push_back({g_.moves.size(), pos_.to_move(), token.substr(4)});
+            if (pos_.heart(pos_.to_move()) != NO_CELL) g_.heart_lost[pos_.to_move()] = true;
+            g_.outcome[pos_.to_move()] = Outcome::Loss;
+            pos_.eliminate_to_move();
+            base_cmd_ = "position fen " + pos_.fen();
+            moves_cmd_.clear();
             continue;
         }
-        auto parsed = parse_played_move(pos, token);
+        auto parsed = parse_played_move(pos_, token);
         if (auto* err = std::get_if<std::string>(&parsed)) {
-            g.aborted =
-                "history: move " + std::to_string(g.moves.size() + 1) + " '" + token + "': " + *err;
-            return g;
+            g_.aborted = "history: move " + std::to_string(g_.moves.size() + 1) + " '" + token +
+                         "': " + *err;
+            return false;
         }
         const Move played = std::get<Move>(parsed);
-        const Move m = played.bare();
-        std::string spindles;
-        Colour defender_owner = NO_COLOUR;
-        if (pos.is_attack(m)) {  // cast again, so the generator stands where it stood
-            const auto [a, d] = combat::fighters(pos, m);
-            const combat::Fight f = combat::cast(a, d, dice);
-            spindles = combat::spindles_text(f);
-            defender_owner = man_colour(pos.man_on(m.to()));
-        }
-        const Colour c = pos.to_move();
-        record_move(played, spindles, defender_owner, "");
-        if (tcs[c].base_ms >= 0 && tcs[c].moves) ++moves_made[c];
+        Cast k = cast(played.bare(), false);
+        k.played = played;  // the outcome the record says
+        const Colour c = pos_.to_move();
+        record_move(k, "");
+        if (tcs_[c].base_ms >= 0 && tcs_[c].moves) ++moves_made_[c];
     }
+    return true;
+}
 
-    // The comment of a move as fastchess writes it: score/depth time; with no score and no
-    // depth (a person, an engine that printed no info) only the time; Blind: the proposals
-    // refused before it.
-    auto comment_of = [](const Reply& r, const std::vector<std::string>& refused) {
-        char buf[64];
-        std::string comment;
-        if (r.mate || r.cp || r.depth) {
-            if (r.mate)
-                comment = (*r.mate > 0 ? "+M" : "-M") + std::to_string(std::abs(*r.mate));
-            else if (r.cp) {
-                std::snprintf(buf, sizeof buf, "%+.2f", *r.cp / 100.0);
-                comment = buf;
-            } else {
-                comment = "book";
-            }
-            std::snprintf(buf, sizeof buf, "/%d ", r.depth.value_or(0));
-            comment += buf;
+// The comment of a move as fastchess writes it: score/depth time; with no score and no depth
+// (a person, an engine that printed no info) only the time; Blind: the proposals refused
+// before it.
+std::string Referee::comment_of(const Reply& r, const std::vector<std::string>& refused) {
+    char buf[64];
+    std::string comment;
+    if (r.mate || r.cp || r.depth) {
+        if (r.mate)
+            comment = (*r.mate > 0 ? "+M" : "-M") + std::to_string(std::abs(*r.mate));
+        else if (r.cp) {
+            std::snprintf(buf, sizeof buf, "%+.2f", *r.cp / 100.0);
+            comment = buf;
+        } else {
+            comment = "book";
         }
-        std::snprintf(buf, sizeof buf, "%.3fs", r.ms / 1000.0);
+        std::snprintf(buf, sizeof buf, "/%d ", r.depth.value_or(0));
         comment += buf;
-        for (std::size_t i = 0; i < refused.size(); ++i)
-            comment += (i ? "," : " refused ") + refused[i];
-        return comment;
-    };
-    auto finish_draw = [&](const std::string& why) {
-        for (int c = 0; c < cfg.players; ++c)
-            g.outcome[c] = pos.is_in(Colour(c)) ? Outcome::Draw : Outcome::Loss;
-        g.termination += (g.termination.empty() ? "" : "; ") + why;
-    };
-    // The player to move is out (SPEC 7): two players, it loses; three, it drops out with
-    // its men removed and the game goes on. Returns true when the game is over.
-    auto player_out = [&](const std::string& why) {
-        const Colour c = pos.to_move();
-        g.outcome[c] = Outcome::Loss;
-        if (cfg.players == 2 || pos.phase() != Phase::Play) {
-            // Two players, or a failure during setup: the game ends; the others share it.
-            for (int o = 0; o < cfg.players; ++o)
-                if (o != c) g.outcome[o] = cfg.players == 2 ? Outcome::Win : Outcome::Draw;
-            g.termination = g.names[c] + ": " + why;
-            return true;
-        }
-        if (pos.rules().relation_dilemma) {
-            // SPEC 15 Decision: the game ends; the player allowed to capture c wins and
-            // counts as having captured its heart.
-            const Colour w = pos.winner_over(c);
-            for (int o = 0; o < cfg.players; ++o)
-                g.outcome[o] = o == w ? Outcome::Win : Outcome::Loss;
-            g.hearts_captured[w]++;
-            g.heart_lost[c] = true;
-            g.termination =
-                g.names[c] + ": " + why + " (relation dilemma: " + g.names[w] + " wins)";
-            return true;
-        }
-        if (pos.heart(c) != NO_CELL) g.heart_lost[c] = true;
-        g.removals.push_back({g.moves.size(), c, why});
-        if (blind)
-            for (int v = 0; v < cfg.players; ++v)
-                if (pos.is_in(Colour(v))) tell(Colour(v), blind::out_token(c));
-        pos.eliminate_to_move();
-        // A move list cannot tell the engines that a player was removed: start the list
-        // again from the position as it now is.
-        base_cmd = "position fen " + pos.fen();
-        moves_cmd.clear();
-        if (pos.players_in() == 1) {
-            g.outcome[pos.to_move()] = Outcome::Win;
-            g.termination = g.names[c] + ": " + why + "; last player in wins";
-            return true;
-        }
-        g.termination += (g.termination.empty() ? "" : "; ") + g.names[c] + " out: " + why;
-        // Those who watch the game (klinzha-gui's room) learn of the removal now, as of a
-        // move: play goes on with the next player (SPEC 7), and a view that waited for the
-        // next move would show the removed player still to move.
-        if (on_move) on_move(g);
-        return false;
-    };
+    }
+    std::snprintf(buf, sizeof buf, "%.3fs", r.ms / 1000.0);
+    comment += buf;
+    for (std::size_t i = 0; i < refused.size(); ++i)
+        comment += (i ? "," : " refused ") + refused[i];
+    return comment;
+}
 
-    // The game's wall-clock limit (GameConfig::game_limit_ms): the ms left of it.
-    const auto game_t0 = std::chrono::steady_clock::now();
-    auto game_left = [&]() -> std::int64_t {
-        return cfg.game_limit_ms - std::chrono::duration_cast<std::chrono::milliseconds>(
-                                       std::chrono::steady_clock::now() - game_t0)
-                                       .count();
-    };
-    auto expire = [&] {
-        g.expired = true;
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "game time limit (%.3g s)", cfg.game_limit_ms / 1000.0);
-        finish_draw(buf);
-    };
+void Referee::finish_draw(const std::string& why) {
+    for (int c = 0; c < cfg_.players; ++c)
+        g_.outcome[c] = pos_.is_in(Colour(c)) ? Outcome::Draw : Outcome::Loss;
+    g_.termination += (g_.termination.empty() ? "" : "; ") + why;
+}
 
-    while (true) {
-        if (cfg.abandon && cfg.abandon->load()) {
-            g.aborted = "abandoned";
-            return g;
+// The player to move is out (SPEC 7): two players, it loses; three, it drops out with its men
+// removed and the game goes on.
+bool Referee::player_out(const std::string& why) {
+    const Colour c = pos_.to_move();
+    g_.outcome[c] = Outcome::Loss;
+    if (cfg_.players == 2 || pos_.phase() != Phase::Play) {
+        // Two players, or a failure during setup: the game ends; the others share it.
+        for (int o = 0; o < cfg_.players; ++o)
+            if (o != c) g_.outcome[o] = cfg_.players == 2 ? Outcome::Win : Outcome::Draw;
+        g_.termination = g_.names[c] + ": " + why;
+        return true;
+    }
+    if (pos_.rules().relation_dilemma) {
+        // SPEC 15 Decision: the game ends; the player allowed to capture c wins and counts as
+        // having captured its heart.
+        const Colour w = pos_.winner_over(c);
+        for (int o = 0; o < cfg_.players; ++o)
+            g_.outcome[o] = o == w ? Outcome::Win : Outcome::Loss;
+        g_.hearts_captured[w]++;
+        g_.heart_lost[c] = true;
+        g_.termination = g_.names[c] + ": " + why + " (relation dilemma: " + g_.names[w] + " wins)";
+        return true;
+    }
+    if (pos_.heart(c) != NO_CELL) g_.heart_lost[c] = true;
+    g_.removals.push_back({g_.moves.size(), c, why});
+    if (blind_)
+        for (int v = 0; v < cfg_.players; ++v)
+            if (pos_.is_in(Colour(v))) tell(Colour(v), blind::out_token(c));
+    pos_.eliminate_to_move();
+    // A move list cannot tell the engines that a player was removed: start the list again
+    // from the position as it now is.
+    base_cmd_ = "position fen " + pos_.fen();
+    moves_cmd_.clear();
+    if (pos_.players_in() == 1) {
+        g_.outcome[pos_.to_move()] = Outcome::Win;
+        g_.termination = g_.names[c] + ": " + why + "; last player in wins";
+        return true;
+    }
+    g_.termination += (g_.termination.empty() ? "" : "; ") + g_.names[c] + " out: " + why;
+    // Those who watch the game (klinzha-gui's room) learn of the removal now, as of a move:
+    // play goes on with the next player (SPEC 7), and a view that waited for the next move
+    // would show the removed player still to move.
+    if (on_move_) on_move_(g_);
+    return false;
+}
+
+std::int64_t Referee::game_left() const {
+    return cfg_.game_limit_ms - std::chrono::duration_cast<std::chrono::milliseconds>(
+                                    std::chrono::steady_clock::now() - t0_)
+                                    .count();
+}
+
+void Referee::expire() {
+    g_.expired = true;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "game time limit (%.3g s)", cfg_.game_limit_ms / 1000.0);
+    finish_draw(buf);
+}
+
+Referee::Turn Referee::before_turn() {
+    if (pos_.phase() == Phase::Play && g_.play_start_fen.empty()) g_.play_start_fen = pos_.fen();
+    if (pos_.phase() == Phase::Play) {
+        if (pos_.game_over()) {  // SPEC 12: who won, and how
+            const Colour w = pos_.winner();
+            for (int o = 0; o < cfg_.players; ++o)
+                g_.outcome[o] = o == w ? Outcome::Win : Outcome::Loss;
+            g_.termination +=
+                (g_.termination.empty() ? "" : "; ") +
+                std::string(pos_.crowned() ? "Kagga's crown: the crowned heart was not taken"
+                                           : "heart capture");
+            return Turn::Over;
         }
-        const Colour c = pos.to_move();
-        if (pos.phase() == Phase::Play && g.play_start_fen.empty()) g.play_start_fen = pos.fen();
-        if (pos.phase() == Phase::Play) {
-            if (pos.game_over()) {  // SPEC 12: who won, and how
-                const Colour w = pos.winner();
-                for (int o = 0; o < cfg.players; ++o)
-                    g.outcome[o] = o == w ? Outcome::Win : Outcome::Loss;
-                g.termination +=
-                    (g.termination.empty() ? "" : "; ") +
-                    std::string(pos.crowned() ? "Kagga's crown: the crowned heart was not taken"
-                                              : "heart capture");
-                break;
-            }
-            if (pos.repetition_draw(3)) {
-                finish_draw("draw by third repetition");
-                break;
-            }
-            if (pos.move_count_draw()) {
-                finish_draw(pos.rules().draw_rule == DrawRule::Italian
-                                ? "draw by the 20-moves-each rule (italian)"
-                                : "draw by the 50-moves-each rule");
-                break;
-            }
-            if (cfg.max_fullmoves && pos.fullmove() > cfg.max_fullmoves) {
-                finish_draw("adjudication: move limit");
-                break;
-            }
-            if (!has_legal_move(pos)) {
-                if (player_out("no legal move")) break;
-                continue;
-            }
+        if (pos_.repetition_draw(3)) return finish_draw("draw by third repetition"), Turn::Over;
+        if (pos_.move_count_draw()) {
+            finish_draw(pos_.rules().draw_rule == DrawRule::Italian
+                            ? "draw by the 20-moves-each rule (italian)"
+                            : "draw by the 50-moves-each rule");
+            return Turn::Over;
         }
-        if (cfg.game_limit_ms > 0 && game_left() <= 0) {
-            expire();
-            break;
+        if (cfg_.max_fullmoves && pos_.fullmove() > cfg_.max_fullmoves)
+            return finish_draw("adjudication: move limit"), Turn::Over;
+        if (!has_legal_move(pos_)) return player_out("no legal move") ? Turn::Over : Turn::Next;
+    }
+    if (cfg_.game_limit_ms > 0 && game_left() <= 0) return expire(), Turn::Over;
+    return Turn::Play;
+}
+
+// Blind (SPEC 25): proposals until one is legal in the whole position; the clock runs through
+// the refusals (each reply's time counts; the delay applies once a move).
+Reply Referee::ask(std::variant<Move, std::string>& parsed, std::vector<std::string>& refused,
+                   std::string& why, bool& limit_capped) {
+    const Colour c = pos_.to_move();
+    const TimeControl& tc = tcs_[c];
+    std::int64_t timeout = cfg_.move_timeout_ms;  // depth- or node-limited searches
+    if (tc.base_ms >= 0)
+        timeout = std::max<std::int64_t>(0, clock_[c]) + tc.delay_ms + tc.margin_ms;
+    else if (tc.movetime_ms >= 0)
+        timeout = tc.movetime_ms + tc.margin_ms + 1000;
+    Reply r;
+    std::int64_t spent = 0;
+    while (g_.aborted.empty()) {
+        std::string cmd = base_cmd_ + (moves_cmd_.empty() ? "" : " moves" + moves_cmd_);
+        if (blind_) {
+            cmd = "position blind " + std::string(1, kColourChar[c]) + " fen " + g_.start_fen;
+            if (!told_[c].empty()) cmd += " moves";
+            for (const auto& t : told_[c]) cmd += " " + t;
+            if (!refused.empty()) cmd += " refused";
+            for (const auto& t : refused) cmd += " " + t;
         }
-        const TimeControl& tc = tcs[c];
-        std::int64_t timeout = cfg.move_timeout_ms;  // depth- or node-limited searches
+        std::array<std::int64_t, kColours> now = clock_;
+        if (tc.base_ms >= 0) now[c] -= std::max<std::int64_t>(0, spent - tc.delay_ms);
+        std::int64_t wait = timeout;
         if (tc.base_ms >= 0)
-            timeout = std::max<std::int64_t>(0, clock[c]) + tc.delay_ms + tc.margin_ms;
-        else if (tc.movetime_ms >= 0)
-            timeout = tc.movetime_ms + tc.margin_ms + 1000;
-        // Blind (SPEC 25): proposals until one is legal in the whole position; the clock runs
-        // through the refusals (each reply's time counts; the delay applies once a move).
-        std::vector<std::string> refused;
-        Reply r;
-        std::variant<Move, std::string> parsed = std::string();
-        std::string out_why;
-        std::int64_t spent = 0;
-        bool limit_capped = false;  // the last wait was cut to the game's limit
-        while (true) {
-            if (!g.aborted.empty()) return g;
-            std::string cmd = base_cmd + (moves_cmd.empty() ? "" : " moves" + moves_cmd);
-            if (blind) {
-                cmd = "position blind " + std::string(1, kColourChar[c]) + " fen " + g.start_fen;
-                if (!told[c].empty()) cmd += " moves";
-                for (const auto& t : told[c]) cmd += " " + t;
-                if (!refused.empty()) cmd += " refused";
-                for (const auto& t : refused) cmd += " " + t;
-            }
-            std::array<std::int64_t, kColours> now = clock;
-            if (tc.base_ms >= 0) now[c] -= std::max<std::int64_t>(0, spent - tc.delay_ms);
-            std::int64_t wait = timeout;
-            if (tc.base_ms >= 0)
-                wait = std::max<std::int64_t>(0, now[c]) +
-                       std::max<std::int64_t>(0, tc.delay_ms - spent) + tc.margin_ms;
-            if (cfg.game_limit_ms > 0 && game_left() < wait) {  // the game's limit comes first
-                wait = std::max<std::int64_t>(1, game_left());
-                limit_capped = true;
-            }
-            r = seats[c]->go(cmd, go_command(tcs, now, moves_made, cfg.players, c), wait);
-            spent += r.ms;
-            r.ms = spent;
-            if (r.status != Reply::Ok) break;
-            if (tc.base_ms >= 0 &&
-                clock[c] - std::max<std::int64_t>(0, spent - tc.delay_ms) < -tc.margin_ms)
-                break;
-            parsed = parse_move(pos, r.move);
-            if (!blind || std::holds_alternative<Move>(parsed)) break;
-            // Refused unless the proposal is not legal in the player's own view, or repeats
-            // a refusal: then it is an illegal move (SPEC 25).
-            if (auto err = views[c].refuse(r.move)) {
-                out_why = "illegal proposal '" + r.move.substr(0, 40) + "': " + *err;
-                break;
-            }
-            refused.push_back(move_to_string(views[c].refused().back()));
-            ++g.refusals[c];
-            if (int(refused.size()) > cfg.blind_refusal_cap) {
-                out_why = "more than " + std::to_string(cfg.blind_refusal_cap) +
-                          " proposals refused in one turn";
-                break;
-            }
+            wait = std::max<std::int64_t>(0, now[c]) +
+                   std::max<std::int64_t>(0, tc.delay_ms - spent) + tc.margin_ms;
+        if (cfg_.game_limit_ms > 0 && game_left() < wait) {  // the game's limit comes first
+            wait = std::max<std::int64_t>(1, game_left());
+            limit_capped = true;
         }
-        if (cfg.game_limit_ms > 0 &&  // the limit passed during the turn
-            (game_left() <= 0 || (r.status == Reply::Timeout && limit_capped))) {
-            expire();
+        r = seats_[c]->go(cmd, go_command(tcs_, now, moves_made_, cfg_.players, c), wait);
+        spent += r.ms;
+        r.ms = spent;
+        if (r.status != Reply::Ok) break;
+        if (tc.base_ms >= 0 &&
+            clock_[c] - std::max<std::int64_t>(0, spent - tc.delay_ms) < -tc.margin_ms)
+            break;
+        parsed = parse_move(pos_, r.move);
+        if (!blind_ || std::holds_alternative<Move>(parsed)) break;
+        // Refused unless the proposal is not legal in the player's own view, or repeats a
+        // refusal: then it is an illegal move (SPEC 25).
+        if (auto err = views_[c].refuse(r.move)) {
+            why = "illegal proposal '" + r.move.substr(0, 40) + "': " + *err;
             break;
         }
-        if (r.status == Reply::Resign) {
-            if (player_out("resigned")) break;
-            continue;
+        refused.push_back(move_to_string(views_[c].refused().back()));
+        ++g_.refusals[c];
+        if (int(refused.size()) > cfg_.blind_refusal_cap) {
+            why = "more than " + std::to_string(cfg_.blind_refusal_cap) +
+                  " proposals refused in one turn";
+            break;
         }
-        if (r.status == Reply::Crash) {
-            seats[c]->start();  // ready for the next game
-            if (player_out("crashed")) break;
-            continue;
-        }
-        if (tc.base_ms >= 0) {
-            clock[c] -= std::max<std::int64_t>(0, r.ms - tc.delay_ms);
-            if (r.status == Reply::Timeout || clock[c] < -tc.margin_ms) {
-                if (player_out("lost on time")) break;
-                continue;
+    }
+    return r;
+}
+
+Referee::Turn Referee::judge(const Reply& r, const std::variant<Move, std::string>& parsed,
+                             const std::string& why, bool limit_capped) {
+    const Colour c = pos_.to_move();
+    const TimeControl& tc = tcs_[c];
+    auto out = [&](const std::string& reason) {
+        return player_out(reason) ? Turn::Over : Turn::Next;
+    };
+    if (cfg_.game_limit_ms > 0 &&  // the limit passed during the turn
+        (game_left() <= 0 || (r.status == Reply::Timeout && limit_capped)))
+        return expire(), Turn::Over;
+    if (r.status == Reply::Resign) return out("resigned");
+    if (r.status == Reply::Crash) {
+        seats_[c]->start();  // ready for the next game
+        return out("crashed");
+    }
+    if (tc.base_ms >= 0) {
+        clock_[c] -= std::max<std::int64_t>(0, r.ms - tc.delay_ms);
+        if (r.status == Reply::Timeout || clock_[c] < -tc.margin_ms) return out("lost on time");
+    } else if (r.status == Reply::Timeout) {
+        return out("no answer in time");
+    }
+    if (!why.empty()) return out(why);
+    if (auto* err = std::get_if<std::string>(&parsed)) return out("illegal move " + *err);
+    return Turn::Play;
+}
+
+// Adjudication on the scores the engines report (for the mover, SPEC 13; in three players
+// its own standing). Resignation: two players, the game is lost; three, the player goes out
+// as on flag fall (SPEC 7). Draw: every player's score small for draw_moves of its own moves
+// (fastchess -draw), decided now and applied once the move is played.
+Referee::Turn Referee::adjudicate(const Reply& r) {
+    const Colour c = pos_.to_move();
+    if (cfg_.resign_moves > 0 && pos_.phase() == Phase::Play) {
+        const bool bad = (r.cp && *r.cp <= -cfg_.resign_cp) || (r.mate && *r.mate < 0);
+        bad_scores_[c] = bad ? bad_scores_[c] + 1 : 0;
+        if (bad_scores_[c] >= cfg_.resign_moves) {
+            if (cfg_.players == 2) {
+                g_.outcome[c] = Outcome::Loss;
+                g_.outcome[1 - c] = Outcome::Win;
+                g_.termination = "adjudication: " + g_.names[c] + " resigns on score";
+                return Turn::Over;
             }
-        } else if (r.status == Reply::Timeout) {
-            if (player_out("no answer in time")) break;
-            continue;
+            return player_out("resigns on score (adjudication)") ? Turn::Over : Turn::Next;
         }
-        if (!out_why.empty()) {
-            if (player_out(out_why)) break;
-            continue;
+    }
+    if (cfg_.draw_moves > 0 && pos_.phase() == Phase::Play && pos_.fullmove() >= cfg_.draw_from) {
+        const bool quiet = r.cp && !r.mate && std::abs(*r.cp) <= cfg_.draw_cp;
+        quiet_scores_[c] = quiet ? quiet_scores_[c] + 1 : 0;
+        bool all = true;
+        for (int o = 0; o < cfg_.players; ++o)
+            if (pos_.is_in(Colour(o))) all = all && quiet_scores_[o] >= cfg_.draw_moves;
+        draw_adjudicated_ = all;
+    }
+    return Turn::Play;
+}
+
+void Referee::finish() {
+    g_.final_fen = pos_.fen();
+    if (cfg_.players == 2) {  // RH 11.1 in two-player games: a decisive game is +1 and -1
+        g_.hearts_captured = {};
+        g_.heart_lost = {};
+        for (int c = 0; c < 2; ++c)
+            if (g_.outcome[c] == Outcome::Win) {
+                g_.hearts_captured[c] = 1;
+                g_.heart_lost[1 - c] = true;
+            }
+    }
+}
+
+GameRecord Referee::run() {
+    if (!start() || !replay_history()) return g_;
+    while (true) {
+        if (cfg_.abandon && cfg_.abandon->load()) {
+            g_.aborted = "abandoned";
+            return g_;
         }
-        if (auto* err = std::get_if<std::string>(&parsed)) {
-            if (player_out("illegal move " + *err)) break;
-            continue;
-        }
-        const Move m = std::get<Move>(parsed);
+        const Turn before = before_turn();
+        if (before == Turn::Over) break;
+        if (before == Turn::Next) continue;
+        const Colour c = pos_.to_move();
+        std::vector<std::string> refused;
+        std::variant<Move, std::string> parsed = std::string();
+        std::string why;
+        bool limit_capped = false;  // the last wait was cut to the game's limit
+        const Reply r = ask(parsed, refused, why, limit_capped);
+        if (!g_.aborted.empty()) return g_;
+        Turn t = judge(r, parsed, why, limit_capped);
+        if (t == Turn::Over) break;
+        if (t == Turn::Next) continue;
         // Kinta (SPEC 26): the referee casts the fight's spindles; the engines get its outcome.
-        Move played = m;
-        std::string spindles;
-        Colour defender_owner = NO_COLOUR;
-        if (pos.is_attack(m)) {
-            const auto [a, d] = combat::fighters(pos, m);
-            const combat::Fight f = combat::cast(a, d, dice);
-            played = m.with_outcome(!f.attacker_won, f.strength);
-            spindles = combat::spindles_text(f);
-            defender_owner = man_colour(pos.man_on(m.to()));
-            g.fights.emplace_back(combat::odds(a, d).win, f.attacker_won);
-        }
-        // Adjudication on the scores the engines report (for the mover, SPEC 13; in three
-        // players its own standing). Resignation: two players, the game is lost; three, the
-        // player goes out as on flag fall (SPEC 7).
-        if (cfg.resign_moves > 0 && pos.phase() == Phase::Play) {
-            bool bad = (r.cp && *r.cp <= -cfg.resign_cp) || (r.mate && *r.mate < 0);
-            bad_scores[c] = bad ? bad_scores[c] + 1 : 0;
-            if (bad_scores[c] >= cfg.resign_moves) {
-                if (cfg.players == 2) {
-                    g.outcome[c] = Outcome::Loss;
-                    g.outcome[1 - c] = Outcome::Win;
-                    g.termination = "adjudication: " + g.names[c] + " resigns on score";
-                    break;
-                }
-                if (player_out("resigns on score (adjudication)")) break;
-                continue;
-            }
-        }
-        // Draw: every player's score small for draw_moves of its own moves (fastchess -draw).
-        if (cfg.draw_moves > 0 && pos.phase() == Phase::Play && pos.fullmove() >= cfg.draw_from) {
-            const bool quiet = r.cp && !r.mate && std::abs(*r.cp) <= cfg.draw_cp;
-            quiet_scores[c] = quiet ? quiet_scores[c] + 1 : 0;
-            bool all = true;
-            for (int o = 0; o < cfg.players; ++o)
-                if (pos.is_in(Colour(o))) all = all && quiet_scores[o] >= cfg.draw_moves;
-            draw_adjudicated = all;
-        }
-        record_move(played, spindles, defender_owner, comment_of(r, refused), std::move(refused));
-        if (draw_adjudicated) {
+        const Cast k = cast(std::get<Move>(parsed), true);
+        t = adjudicate(r);
+        if (t == Turn::Over) break;
+        if (t == Turn::Next) continue;
+        record_move(k, comment_of(r, refused), std::move(refused));
+        if (draw_adjudicated_) {
             finish_draw("adjudication: draw by score");
             break;
         }
+        const TimeControl& tc = tcs_[c];
         if (tc.base_ms >= 0) {
-            clock[c] += tc.inc_ms;
-            if (tc.moves && ++moves_made[c] % tc.moves == 0) clock[c] += tc.base_ms;
+            clock_[c] += tc.inc_ms;
+            if (tc.moves && ++moves_made_[c] % tc.moves == 0) clock_[c] += tc.base_ms;
         }
-        if (on_move) on_move(g);
+        if (on_move_) on_move_(g_);
     }
-    g.final_fen = pos.fen();
-    if (cfg.players == 2) {  // RH 11.1 in two-player games: a decisive game is +1 and -1
-        g.hearts_captured = {};
-        g.heart_lost = {};
-        for (int c = 0; c < 2; ++c)
-            if (g.outcome[c] == Outcome::Win) {
-                g.hearts_captured[c] = 1;
-                g.heart_lost[1 - c] = true;
-            }
-    }
-    return g;
+    finish();
+    return g_;
+}
+
+}  // namespace
+
+GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
+                     const std::function<void(const GameRecord&)>& on_move) {
+    return Referee(seats, cfg, on_move).run();
 }
 
 std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round,
