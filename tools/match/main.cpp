@@ -113,9 +113,9 @@ double number(const std::string& s, const std::string& what) {
     }
     throw std::runtime_error(what + ": not a number: '" + s + "'");
 }
-}  // namespace
 
-int main(int argc, char** argv) {
+/// The command line's options (docs/match.md, one dash or two).
+po::options_description options() {
     po::options_description desc("klinzha-match options (one dash or two)");
     desc.add_options()("help", "show this help")("version", "print the version")(
         "engine", po::value<std::vector<std::string>>()->multitoken(),
@@ -189,7 +189,298 @@ int main(int argc, char** argv) {
         "STATE...: combine the state files of shards into one result and print it")(
         "ratinginterval", po::value<int>()->default_value(10),
         "print the results, Elo and LLR every N games (two engines, two players; 0 = never)");
+    return desc;
+}
 
+using Words = std::vector<std::pair<std::string, std::string>>;
+using EngineTcWords = std::vector<std::pair<std::size_t, std::string>>;
+
+/// -engine and -each: the engines (cmd, name, depth=, nodes=, option.X=), the options every
+/// engine gets, and each engine's own clock words (tc=, st=, timemargin=) by engine index.
+/// Throws std::runtime_error on a bad word or command.
+void read_engines(const po::parsed_options& parsed, TournamentConfig& cfg, Words& each,
+                  EngineTcWords& engine_tc_words) {
+    for (const auto& opt : parsed.options) {
+        if (opt.string_key == "engine") {
+            EngineSpec e;
+            for (const auto& tok : opt.value) {
+                auto [k, v] = key_value(tok);
+                if (k == "cmd")
+                    e.cmd = v;
+                else if (k == "name")
+                    e.name = v;
+                else if (k == "depth")
+                    e.depth = int(number(v, "-engine depth"));
+                else if (k == "nodes")
+                    e.nodes = std::uint64_t(number(v, "-engine nodes"));
+                else if (k == "tc" || k == "st" || k == "timemargin")
+                    engine_tc_words.emplace_back(cfg.engines.size(), k + "=" + v);
+                else if (k.rfind("option.", 0) == 0)
+                    e.options.emplace_back(k.substr(7), v);
+                else
+                    throw std::runtime_error("-engine: unknown key '" + k + "'");
+            }
+            if (e.cmd.empty()) throw std::runtime_error("-engine needs cmd=<command>");
+            if (auto err = check_command(e.cmd)) throw std::runtime_error("-engine: " + *err);
+            if (e.name.empty()) e.name = "engine" + std::to_string(cfg.engines.size() + 1);
+            cfg.engines.push_back(e);
+        } else if (opt.string_key == "each") {
+            for (const auto& tok : opt.value) {
+                auto [k, v] = key_value(tok);
+                if (k.rfind("option.", 0) != 0)
+                    throw std::runtime_error("-each takes option.<Name>=<v>");
+                each.emplace_back(k.substr(7), v);
+            }
+        }
+    }
+}
+
+/// The game: two or three players, the rule options (-variant, -rule; SPEC 8, 14), clouds
+/// (SPEC 16), the dice seed (SPEC 26), the games per pairing. Throws std::runtime_error.
+void read_game(const po::variables_map& vm, TournamentConfig& cfg, Words& each) {
+    if (cfg.engines.size() < 2) throw std::runtime_error("give at least two -engine");
+    cfg.game.players = vm["players"].as<int>();
+    if (cfg.game.players != 2 && cfg.game.players != 3)
+        throw std::runtime_error("-players must be 2 or 3");
+    if (vm.count("variant")) {
+        const auto v = vm["variant"].as<std::string>();
+        if (auto err = cfg.game.rules.set("UCI_Variant", v))
+            throw std::runtime_error("-variant: " + *err);
+        each.emplace_back("UCI_Variant", v);
+    }
+    if (vm.count("rule"))
+        for (const auto& tok : vm["rule"].as<std::vector<std::string>>()) {
+            auto [k, v] = key_value(tok);
+            if (auto err = cfg.game.rules.set(k, v)) throw std::runtime_error(*err);
+            each.emplace_back(k, v);
+        }
+    // SPEC 14: the match runner refuses a game size that an option does not allow.
+    if (int need = cfg.game.rules.required_players(); need == -1)
+        throw std::runtime_error(
+            "the rule options need both two players (KaggasCrown, "
+            "Reflective) and three (RelationDilemma)");
+    else if (need && need != cfg.game.players)
+        throw std::runtime_error("the rule options need " + std::to_string(need) +
+                                 " players; -players is " + std::to_string(cfg.game.players));
+    if (vm.count("clouds")) {
+        const auto c = vm["clouds"].as<std::string>();
+        const auto dash = c.find('-');
+        cfg.clouds_lo = int(number(c.substr(0, dash), "-clouds"));
+        cfg.clouds_hi =
+            dash == std::string::npos ? cfg.clouds_lo : int(number(c.substr(dash + 1), "-clouds"));
+        if (cfg.clouds_lo < 0 || cfg.clouds_hi < cfg.clouds_lo || cfg.clouds_hi > 81)
+            throw std::runtime_error("-clouds: N or LO-HI with 0 <= LO <= HI <= 81");
+        cfg.cloud_seed = vm["cloud-seed"].as<std::uint64_t>();
+    }
+    cfg.dice_seed = vm["dice-seed"].as<std::uint64_t>();
+    each.emplace_back("Players", std::to_string(cfg.game.players));
+    for (auto& e : cfg.engines) e.options.insert(e.options.begin(), each.begin(), each.end());
+    cfg.games = vm["games"].as<int>();
+    if (cfg.games < 1) throw std::runtime_error("-games must be at least 1");
+}
+
+/// The limits: the match's (-tc, -st, -depth, -nodes, -delay, -margin) and each engine's own;
+/// a match limit is needed unless every engine has one. Throws std::runtime_error.
+void read_limits(const po::variables_map& vm, TournamentConfig& cfg,
+                 const EngineTcWords& engine_tc_words) {
+    auto& tc = cfg.game.tc;
+    // A match-level limit is needed unless every engine has its own (tc=, st=, depth=,
+    // nodes=, as cutechess-cli and fastchess take them: time odds, handicap gauntlets).
+    bool every_engine_limited = true;
+    for (std::size_t i = 0; i < cfg.engines.size(); ++i) {
+        bool own = cfg.engines[i].depth > 0 || cfg.engines[i].nodes > 0;
+        for (const auto& [e, word] : engine_tc_words)
+            own |= e == i && word.rfind("timemargin=", 0) != 0;
+        every_engine_limited &= own;
+    }
+    if (vm.count("tc")) {
+        auto t = TimeControl::parse(vm["tc"].as<std::string>());
+        if (!t) throw std::runtime_error("-tc: expected [moves/]seconds[+increment]");
+        tc = *t;
+    } else if (vm.count("st")) {
+        tc.movetime_ms = std::int64_t(vm["st"].as<double>() * 1000);
+    } else if (vm.count("depth")) {
+        tc.depth = vm["depth"].as<int>();
+    } else if (vm.count("nodes")) {
+        tc.nodes = vm["nodes"].as<std::uint64_t>();
+    } else if (!every_engine_limited) {
+        throw std::runtime_error(
+            "give one of -tc, -st, -depth, -nodes (or tc=, st=, depth=, nodes= to every "
+            "-engine)");
+    }
+    if (vm.count("delay")) tc.delay_ms = std::int64_t(vm["delay"].as<double>() * 1000);
+    tc.margin_ms = vm["margin"].as<int>();
+    // Per-engine clocks (cutechess-cli): tc=, st=, timemargin= start from the match's.
+    cfg.engine_tc.assign(cfg.engines.size(), std::nullopt);
+    for (const auto& [i, word] : engine_tc_words) {
+        auto [k, v] = key_value(word);
+        TimeControl t = cfg.engine_tc[i] ? *cfg.engine_tc[i] : tc;
+        if (k == "tc") {
+            auto p = TimeControl::parse(v);
+            if (!p) throw std::runtime_error("-engine tc=: expected [moves/]seconds[+increment]");
+            p->margin_ms = t.margin_ms;
+            p->delay_ms = t.delay_ms;
+            t = *p;
+        } else if (k == "st") {
+            t = TimeControl{};
+            t.movetime_ms = std::int64_t(number(v, "-engine st") * 1000);
+        } else {
+            t.margin_ms = std::int64_t(number(v, "-engine timemargin"));
+        }
+        cfg.engine_tc[i] = t;
+    }
+    cfg.game.move_timeout_ms = vm["move-timeout"].as<int>();
+    if (cfg.game.move_timeout_ms < 1)
+        throw std::runtime_error("-move-timeout must be at least 1 ms");
+}
+
+/// Shards, concurrency and the files written (-shard, -concurrency, -pgnout, -state).
+void read_outputs(const po::variables_map& vm, TournamentConfig& cfg) {
+    if (vm.count("shard")) {
+        const auto sh = vm["shard"].as<std::string>();
+        const auto slash = sh.find('/');
+        const int k = slash == std::string::npos ? 0 : int(number(sh.substr(0, slash), "-shard"));
+        const int n = slash == std::string::npos ? 0 : int(number(sh.substr(slash + 1), "-shard"));
+        if (n < 1 || k < 1 || k > n) throw std::runtime_error("-shard: K/N with 1 <= K <= N");
+        if (!vm.count("state")) throw std::runtime_error("-shard needs -state (to -merge later)");
+        cfg.shard = std::to_string(k) + "/" + std::to_string(n);
+    }
+    cfg.concurrency = vm["concurrency"].as<int>();
+    if (vm.count("pgnout")) cfg.pgn_path = vm["pgnout"].as<std::string>();
+    if (vm.count("state")) cfg.state_path = vm["state"].as<std::string>();
+}
+
+/// Start positions: -setups (SPEC 10 strings) or -openings (game records). Throws on a bad one.
+void read_starts(const po::variables_map& vm, TournamentConfig& cfg) {
+    if (vm.count("setups")) {
+        std::ifstream in(vm["setups"].as<std::string>());
+        if (!in)
+            throw std::runtime_error("-setups: cannot read '" + vm["setups"].as<std::string>() +
+                                     "'");
+        for (std::string line; std::getline(in, line);) {
+            if (line.empty() || line[0] == '#') continue;
+            Position p;
+            if (auto err = p.set(line, cfg.game.rules))
+                throw std::runtime_error("-setups: " + *err + " in '" + line + "'");
+            if (p.players() != cfg.game.players)
+                throw std::runtime_error("-setups: a " + std::to_string(p.players()) +
+                                         "-player position with -players " +
+                                         std::to_string(cfg.game.players) + ": '" + line + "'");
+            if (cfg.clouds_hi > 0 && p.clouds())
+                throw std::runtime_error("-setups: '" + line +
+                                         "' has clouds already; drop -clouds");
+            cfg.setups.push_back(line);
+        }
+    }
+    if (vm.count("openings")) {
+        if (vm.count("setups")) throw std::runtime_error("give -setups or -openings, not both");
+        const auto spec = OpeningsSpec::parse(vm["openings"].as<std::vector<std::string>>());
+        std::vector<std::string> skipped;
+        cfg.setups = load_openings(spec, cfg.game.rules, cfg.game.players, &skipped);
+        for (const auto& s : skipped)
+            std::cerr << "klinzha-match: -openings: skipped " << s << "\n";
+        if (cfg.clouds_hi > 0)
+            for (const auto& f : cfg.setups)
+                if (f.find("clouds=") != std::string::npos)
+                    throw std::runtime_error(
+                        "-openings: an opening has clouds already; drop -clouds");
+    }
+}
+
+/// -tournament italian, -game-limit, -fate-seed, -maxmoves, -gauntlet, -blind-refusal-cap.
+void read_tournament(const po::variables_map& vm, TournamentConfig& cfg) {
+    if (vm.count("tournament")) {
+        const auto t = vm["tournament"].as<std::string>();
+        if (t != "italian")
+            throw std::runtime_error("-tournament: 'italian' is the only kind, not '" + t + "'");
+        if (cfg.game.players != 2)
+            throw std::runtime_error("-tournament italian is for two players");
+        if (vm.count("sprt"))
+            throw std::runtime_error("-tournament italian scores bouts; drop -sprt");
+        cfg.italian = true;
+        cfg.game.game_limit_ms = 1200 * 1000;
+    }
+    if (vm.count("game-limit")) {
+        const double s = vm["game-limit"].as<double>();
+        if (!(s > 0)) throw std::runtime_error("-game-limit: seconds, more than 0");
+        cfg.game.game_limit_ms = std::int64_t(s * 1000);
+    }
+    cfg.fate_seed = vm["fate-seed"].as<std::uint64_t>();
+    cfg.game.max_fullmoves = vm["maxmoves"].as<int>();
+    cfg.gauntlet = vm.count("gauntlet") > 0;
+    cfg.game.blind_refusal_cap = vm["blind-refusal-cap"].as<int>();
+    if (cfg.game.blind_refusal_cap < 0)
+        throw std::runtime_error("-blind-refusal-cap must be 0 or more");
+}
+
+/// Adjudication and stopping: -draw, -resign (fastchess's), -sprt.
+void read_adjudication(const po::variables_map& vm, TournamentConfig& cfg) {
+    if (vm.count("draw")) {
+        cfg.game.draw_moves = 0;
+        bool moves = false, score = false;
+        for (const auto& tok : vm["draw"].as<std::vector<std::string>>()) {
+            auto [k, v] = key_value(tok);
+            if (k == "movenumber")
+                cfg.game.draw_from = int(number(v, "-draw movenumber"));
+            else if (k == "movecount")
+                cfg.game.draw_moves = int(number(v, "-draw movecount")), moves = true;
+            else if (k == "score")
+                cfg.game.draw_cp = int(number(v, "-draw score")), score = true;
+            else
+                throw std::runtime_error("-draw: unknown key '" + k + "'");
+        }
+        if (!moves || !score || cfg.game.draw_moves < 1 || cfg.game.draw_cp < 0)
+            throw std::runtime_error(
+                "-draw needs movecount=<m> (1 or more) and score=<cp> (0 or more)");
+    }
+    if (vm.count("resign"))
+        for (const auto& tok : vm["resign"].as<std::vector<std::string>>()) {
+            auto [k, v] = key_value(tok);
+            if (k == "movecount")
+                cfg.game.resign_moves = int(number(v, "-resign movecount"));
+            else if (k == "score")
+                cfg.game.resign_cp = int(number(v, "-resign score"));
+            else
+                throw std::runtime_error("-resign: unknown key '" + k + "'");
+        }
+    if (vm.count("sprt")) {
+        Sprt s;
+        for (const auto& tok : vm["sprt"].as<std::vector<std::string>>()) {
+            auto [k, v] = key_value(tok);
+            double x = number(v, "-sprt " + k);
+            if (k == "elo0")
+                s.elo0 = x;
+            else if (k == "elo1")
+                s.elo1 = x;
+            else if (k == "alpha")
+                s.alpha = x;
+            else if (k == "beta")
+                s.beta = x;
+            else
+                throw std::runtime_error("-sprt: unknown key '" + k + "'");
+        }
+        if (cfg.engines.size() != 2 || cfg.game.players != 2)
+            throw std::runtime_error("-sprt needs exactly two engines and two players");
+        if (auto err = s.validate()) throw std::runtime_error(*err);
+        cfg.sprt = s;
+    }
+}
+
+/// The report: -event, -ratinginterval, -recover, -handshake-timeout.
+void read_report(const po::variables_map& vm, TournamentConfig& cfg) {
+    cfg.event = vm["event"].as<std::string>();
+    cfg.report_every = vm["ratinginterval"].as<int>();
+    cfg.recover = vm.count("recover") > 0;
+    const int handshake = vm["handshake-timeout"].as<int>();
+    if (handshake < 1) throw std::runtime_error("-handshake-timeout must be at least 1 ms");
+    for (auto& e : cfg.engines) e.handshake_ms = handshake;
+    if (cfg.report_every < 0) throw std::runtime_error("-ratinginterval must be 0 or more");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const po::options_description desc = options();
     TournamentConfig cfg;
     try {
         auto parsed = po::command_line_parser(argc, argv)
@@ -208,263 +499,22 @@ int main(int argc, char** argv) {
             std::cout << "klinzha-match " << version() << "\n";
             return 0;
         }
-        std::vector<std::pair<std::string, std::string>> each;
-        std::vector<std::pair<std::size_t, std::string>> engine_tc_words;  // per engine
-        for (const auto& opt : parsed.options) {
-            if (opt.string_key == "engine") {
-                EngineSpec e;
-                for (const auto& tok : opt.value) {
-                    auto [k, v] = key_value(tok);
-                    if (k == "cmd")
-                        e.cmd = v;
-                    else if (k == "name")
-                        e.name = v;
-                    else if (k == "depth")
-                        e.depth = int(number(v, "-engine depth"));
-                    else if (k == "nodes")
-                        e.nodes = std::uint64_t(number(v, "-engine nodes"));
-                    else if (k == "tc" || k == "st" || k == "timemargin")
-                        engine_tc_words.emplace_back(cfg.engines.size(), k + "=" + v);
-                    else if (k.rfind("option.", 0) == 0)
-                        e.options.emplace_back(k.substr(7), v);
-                    else
-                        throw std::runtime_error("-engine: unknown key '" + k + "'");
-                }
-                if (e.cmd.empty()) throw std::runtime_error("-engine needs cmd=<command>");
-                if (auto err = check_command(e.cmd)) throw std::runtime_error("-engine: " + *err);
-                if (e.name.empty()) e.name = "engine" + std::to_string(cfg.engines.size() + 1);
-                cfg.engines.push_back(e);
-            } else if (opt.string_key == "each") {
-                for (const auto& tok : opt.value) {
-                    auto [k, v] = key_value(tok);
-                    if (k.rfind("option.", 0) != 0)
-                        throw std::runtime_error("-each takes option.<Name>=<v>");
-                    each.emplace_back(k.substr(7), v);
-                }
-            }
-        }
+        Words each;
+        EngineTcWords engine_tc_words;
+        read_engines(parsed, cfg, each, engine_tc_words);
         if (vm.count("merge")) return merge(vm["merge"].as<std::vector<std::string>>());
         if (vm.count("compliance"))
             return check_compliance(vm["compliance"].as<std::string>(), vm["players"].as<int>(),
                                     std::cout) == 0
                        ? 0
                        : 1;
-        if (cfg.engines.size() < 2) throw std::runtime_error("give at least two -engine");
-        cfg.game.players = vm["players"].as<int>();
-        if (cfg.game.players != 2 && cfg.game.players != 3)
-            throw std::runtime_error("-players must be 2 or 3");
-        if (vm.count("variant")) {
-            const auto v = vm["variant"].as<std::string>();
-            if (auto err = cfg.game.rules.set("UCI_Variant", v))
-                throw std::runtime_error("-variant: " + *err);
-            each.emplace_back("UCI_Variant", v);
-        }
-        if (vm.count("rule"))
-            for (const auto& tok : vm["rule"].as<std::vector<std::string>>()) {
-                auto [k, v] = key_value(tok);
-                if (auto err = cfg.game.rules.set(k, v)) throw std::runtime_error(*err);
-                each.emplace_back(k, v);
-            }
-        // SPEC 14: the match runner refuses a game size that an option does not allow.
-        if (int need = cfg.game.rules.required_players(); need == -1)
-            throw std::runtime_error(
-                "the rule options need both two players (KaggasCrown, "
-                "Reflective) and three (RelationDilemma)");
-        else if (need && need != cfg.game.players)
-            throw std::runtime_error("the rule options need " + std::to_string(need) +
-                                     " players; -players is " + std::to_string(cfg.game.players));
-        if (vm.count("clouds")) {
-            const auto c = vm["clouds"].as<std::string>();
-            const auto dash = c.find('-');
-            cfg.clouds_lo = int(number(c.substr(0, dash), "-clouds"));
-            cfg.clouds_hi = dash == std::string::npos ? cfg.clouds_lo
-                                                      : int(number(c.substr(dash + 1), "-clouds"));
-            if (cfg.clouds_lo < 0 || cfg.clouds_hi < cfg.clouds_lo || cfg.clouds_hi > 81)
-                throw std::runtime_error("-clouds: N or LO-HI with 0 <= LO <= HI <= 81");
-            cfg.cloud_seed = vm["cloud-seed"].as<std::uint64_t>();
-        }
-        cfg.dice_seed = vm["dice-seed"].as<std::uint64_t>();
-        each.emplace_back("Players", std::to_string(cfg.game.players));
-        for (auto& e : cfg.engines) e.options.insert(e.options.begin(), each.begin(), each.end());
-        cfg.games = vm["games"].as<int>();
-        if (cfg.games < 1) throw std::runtime_error("-games must be at least 1");
-        auto& tc = cfg.game.tc;
-        // A match-level limit is needed unless every engine has its own (tc=, st=, depth=,
-        // nodes=, as cutechess-cli and fastchess take them: time odds, handicap gauntlets).
-        bool every_engine_limited = true;
-        for (std::size_t i = 0; i < cfg.engines.size(); ++i) {
-            bool own = cfg.engines[i].depth > 0 || cfg.engines[i].nodes > 0;
-            for (const auto& [e, word] : engine_tc_words)
-                own |= e == i && word.rfind("timemargin=", 0) != 0;
-            every_engine_limited &= own;
-        }
-        if (vm.count("tc")) {
-            auto t = TimeControl::parse(vm["tc"].as<std::string>());
-            if (!t) throw std::runtime_error("-tc: expected [moves/]seconds[+increment]");
-            tc = *t;
-        } else if (vm.count("st")) {
-            tc.movetime_ms = std::int64_t(vm["st"].as<double>() * 1000);
-        } else if (vm.count("depth")) {
-            tc.depth = vm["depth"].as<int>();
-        } else if (vm.count("nodes")) {
-            tc.nodes = vm["nodes"].as<std::uint64_t>();
-        } else if (!every_engine_limited) {
-            throw std::runtime_error(
-                "give one of -tc, -st, -depth, -nodes (or tc=, st=, depth=, nodes= to every "
-                "-engine)");
-        }
-        if (vm.count("delay")) tc.delay_ms = std::int64_t(vm["delay"].as<double>() * 1000);
-        tc.margin_ms = vm["margin"].as<int>();
-        // Per-engine clocks (cutechess-cli): tc=, st=, timemargin= start from the match's.
-        cfg.engine_tc.assign(cfg.engines.size(), std::nullopt);
-        for (const auto& [i, word] : engine_tc_words) {
-            auto [k, v] = key_value(word);
-            TimeControl t = cfg.engine_tc[i] ? *cfg.engine_tc[i] : tc;
-            if (k == "tc") {
-                auto p = TimeControl::parse(v);
-                if (!p)
-                    throw std::runtime_error("-engine tc=: expected [moves/]seconds[+increment]");
-                p->margin_ms = t.margin_ms;
-                p->delay_ms = t.delay_ms;
-                t = *p;
-            } else if (k == "st") {
-                t = TimeControl{};
-                t.movetime_ms = std::int64_t(number(v, "-engine st") * 1000);
-            } else {
-                t.margin_ms = std::int64_t(number(v, "-engine timemargin"));
-            }
-            cfg.engine_tc[i] = t;
-        }
-        cfg.game.move_timeout_ms = vm["move-timeout"].as<int>();
-        if (cfg.game.move_timeout_ms < 1)
-            throw std::runtime_error("-move-timeout must be at least 1 ms");
-        if (vm.count("shard")) {
-            const auto sh = vm["shard"].as<std::string>();
-            const auto slash = sh.find('/');
-            const int k =
-                slash == std::string::npos ? 0 : int(number(sh.substr(0, slash), "-shard"));
-            const int n =
-                slash == std::string::npos ? 0 : int(number(sh.substr(slash + 1), "-shard"));
-            if (n < 1 || k < 1 || k > n) throw std::runtime_error("-shard: K/N with 1 <= K <= N");
-            if (!vm.count("state"))
-                throw std::runtime_error("-shard needs -state (to -merge later)");
-            cfg.shard = std::to_string(k) + "/" + std::to_string(n);
-        }
-        cfg.concurrency = vm["concurrency"].as<int>();
-        if (vm.count("pgnout")) cfg.pgn_path = vm["pgnout"].as<std::string>();
-        if (vm.count("state")) cfg.state_path = vm["state"].as<std::string>();
-        if (vm.count("setups")) {
-            std::ifstream in(vm["setups"].as<std::string>());
-            if (!in)
-                throw std::runtime_error("-setups: cannot read '" + vm["setups"].as<std::string>() +
-                                         "'");
-            for (std::string line; std::getline(in, line);) {
-                if (line.empty() || line[0] == '#') continue;
-                Position p;
-                if (auto err = p.set(line, cfg.game.rules))
-                    throw std::runtime_error("-setups: " + *err + " in '" + line + "'");
-                if (p.players() != cfg.game.players)
-                    throw std::runtime_error("-setups: a " + std::to_string(p.players()) +
-                                             "-player position with -players " +
-                                             std::to_string(cfg.game.players) + ": '" + line + "'");
-                if (cfg.clouds_hi > 0 && p.clouds())
-                    throw std::runtime_error("-setups: '" + line +
-                                             "' has clouds already; drop -clouds");
-                cfg.setups.push_back(line);
-            }
-        }
-        if (vm.count("openings")) {
-            if (vm.count("setups")) throw std::runtime_error("give -setups or -openings, not both");
-            const auto spec = OpeningsSpec::parse(vm["openings"].as<std::vector<std::string>>());
-            std::vector<std::string> skipped;
-            cfg.setups = load_openings(spec, cfg.game.rules, cfg.game.players, &skipped);
-            for (const auto& s : skipped)
-                std::cerr << "klinzha-match: -openings: skipped " << s << "\n";
-            if (cfg.clouds_hi > 0)
-                for (const auto& f : cfg.setups)
-                    if (f.find("clouds=") != std::string::npos)
-                        throw std::runtime_error(
-                            "-openings: an opening has clouds already; drop -clouds");
-        }
-        if (vm.count("tournament")) {
-            const auto t = vm["tournament"].as<std::string>();
-            if (t != "italian")
-                throw std::runtime_error("-tournament: 'italian' is the only kind, not '" + t +
-                                         "'");
-            if (cfg.game.players != 2)
-                throw std::runtime_error("-tournament italian is for two players");
-            if (vm.count("sprt"))
-                throw std::runtime_error("-tournament italian scores bouts; drop -sprt");
-            cfg.italian = true;
-            cfg.game.game_limit_ms = 1200 * 1000;
-        }
-        if (vm.count("game-limit")) {
-            const double s = vm["game-limit"].as<double>();
-            if (!(s > 0)) throw std::runtime_error("-game-limit: seconds, more than 0");
-            cfg.game.game_limit_ms = std::int64_t(s * 1000);
-        }
-        cfg.fate_seed = vm["fate-seed"].as<std::uint64_t>();
-        cfg.game.max_fullmoves = vm["maxmoves"].as<int>();
-        cfg.gauntlet = vm.count("gauntlet") > 0;
-        cfg.game.blind_refusal_cap = vm["blind-refusal-cap"].as<int>();
-        if (cfg.game.blind_refusal_cap < 0)
-            throw std::runtime_error("-blind-refusal-cap must be 0 or more");
-        if (vm.count("draw")) {
-            cfg.game.draw_moves = 0;
-            bool moves = false, score = false;
-            for (const auto& tok : vm["draw"].as<std::vector<std::string>>()) {
-                auto [k, v] = key_value(tok);
-                if (k == "movenumber")
-                    cfg.game.draw_from = int(number(v, "-draw movenumber"));
-                else if (k == "movecount")
-                    cfg.game.draw_moves = int(number(v, "-draw movecount")), moves = true;
-                else if (k == "score")
-                    cfg.game.draw_cp = int(number(v, "-draw score")), score = true;
-                else
-                    throw std::runtime_error("-draw: unknown key '" + k + "'");
-            }
-            if (!moves || !score || cfg.game.draw_moves < 1 || cfg.game.draw_cp < 0)
-                throw std::runtime_error(
-                    "-draw needs movecount=<m> (1 or more) and score=<cp> (0 or more)");
-        }
-        if (vm.count("resign"))
-            for (const auto& tok : vm["resign"].as<std::vector<std::string>>()) {
-                auto [k, v] = key_value(tok);
-                if (k == "movecount")
-                    cfg.game.resign_moves = int(number(v, "-resign movecount"));
-                else if (k == "score")
-                    cfg.game.resign_cp = int(number(v, "-resign score"));
-                else
-                    throw std::runtime_error("-resign: unknown key '" + k + "'");
-            }
-        if (vm.count("sprt")) {
-            Sprt s;
-            for (const auto& tok : vm["sprt"].as<std::vector<std::string>>()) {
-                auto [k, v] = key_value(tok);
-                double x = number(v, "-sprt " + k);
-                if (k == "elo0")
-                    s.elo0 = x;
-                else if (k == "elo1")
-                    s.elo1 = x;
-                else if (k == "alpha")
-                    s.alpha = x;
-                else if (k == "beta")
-                    s.beta = x;
-                else
-                    throw std::runtime_error("-sprt: unknown key '" + k + "'");
-            }
-            if (cfg.engines.size() != 2 || cfg.game.players != 2)
-                throw std::runtime_error("-sprt needs exactly two engines and two players");
-            if (auto err = s.validate()) throw std::runtime_error(*err);
-            cfg.sprt = s;
-        }
-        cfg.event = vm["event"].as<std::string>();
-        cfg.report_every = vm["ratinginterval"].as<int>();
-        cfg.recover = vm.count("recover") > 0;
-        const int handshake = vm["handshake-timeout"].as<int>();
-        if (handshake < 1) throw std::runtime_error("-handshake-timeout must be at least 1 ms");
-        for (auto& e : cfg.engines) e.handshake_ms = handshake;
-        if (cfg.report_every < 0) throw std::runtime_error("-ratinginterval must be 0 or more");
+        read_game(vm, cfg, each);
+        read_limits(vm, cfg, engine_tc_words);
+        read_outputs(vm, cfg);
+        read_starts(vm, cfg);
+        read_tournament(vm, cfg);
+        read_adjudication(vm, cfg);
+        read_report(vm, cfg);
     } catch (const std::exception& e) {
         std::cerr << "klinzha-match: " << e.what() << "\n(try -help)\n";
         return 2;
