@@ -27,87 +27,90 @@ std::function<OptionResult(OptionContext&, const std::string&)> rule_option(cons
     };
 }
 
-std::vector<Option> make_table() {
-    using T = Option::Type;
-    std::vector<Option> t;
-    t.push_back({"Hash",
-                 T::Spin,
-                 "16",
-                 1,
-                 65536,
-                 {},
-                 "transposition table size in MiB",
-                 [](OptionContext& c, const std::string& v) {
-                     auto err = c.engine.set_hash(std::stoi(v));
-                     return err ? fail(*err) : ok();
-                 }});
-    t.push_back({"Clear Hash",
-                 T::Button,
-                 "",
-                 0,
-                 0,
-                 {},
-                 "empty the transposition table",
-                 [](OptionContext& c, const std::string&) {
-                     c.engine.clear_hash();
-                     return ok();
-                 }});
-    t.push_back({"Threads",
-                 T::Spin,
-                 "1",
-                 1,
-                 256,
-                 {},
-                 "search threads (Lazy SMP); capped at the machine's hardware threads",
-                 [](OptionContext& c, const std::string& v) {
-                     // More threads than the machine runs at once only break the time limits
-                     // (a thread that gets no core cannot stop in time): cap, and say so.
-                     const int want = std::stoi(v);
-                     const int hw = int(std::thread::hardware_concurrency());
-                     if (hw > 0 && want > hw) {
-                         c.engine.set_threads(hw);
-                         return ok("Threads capped at " + std::to_string(hw) +
-                                   ", the hardware threads of this machine");
-                     }
-                     c.engine.set_threads(want);
-                     return ok();
-                 }});
-    t.push_back({"MultiPV",
-                 T::Spin,
-                 "1",
-                 1,
-                 256,
-                 {},
-                 "principal variations reported",
-                 [](OptionContext& c, const std::string& v) {
-                     c.engine.set_multipv(std::stoi(v));
-                     return ok();
-                 }});
-    {
-        std::vector<std::string> modes(std::begin(kMultiplayerSearchNames),
-                                       std::end(kMultiplayerSearchNames));
-        t.push_back({"MultiplayerSearch", T::Combo,
-                     kMultiplayerSearchNames[int(SearchSettings{}.multiplayer)], 0, 0, modes,
-                     "three-player search: paranoid, brs (Best-Reply Search) or brs+",
+using Apply = std::function<OptionResult(OptionContext&, const std::string&)>;
+
+// Lc0-style declarations: each option is its name, kind, range and default, help, and what
+// it does, once; the table serves `uci`, `setoption` and the command line alike.
+Option spin(const char* name, int def, int min, int max, const char* help, Apply f) {
+    return {name, Option::Type::Spin, std::to_string(def), min, max, {}, help, std::move(f)};
+}
+Option check(const char* name, bool def, const char* help, Apply f) {
+    return {name, Option::Type::Check, def ? "true" : "false", 0, 0, {}, help, std::move(f)};
+}
+Option combo(const char* name, std::vector<std::string> vars, std::string def, const char* help,
+             Apply f) {
+    return {name, Option::Type::Combo, std::move(def), 0, 0, std::move(vars), help, std::move(f)};
+}
+Option button(const char* name, const char* help, Apply f) {
+    return {name, Option::Type::Button, "", 0, 0, {}, help, std::move(f)};
+}
+Option text(const char* name, std::string def, const char* help, Apply f) {
+    return {name, Option::Type::String, std::move(def), 0, 0, {}, help, std::move(f)};
+}
+/// An apply that calls `set` with the value read as a whole number.
+template <class F>
+Apply with_int(F set) {
+    return [set](OptionContext& c, const std::string& v) {
+        set(c.engine, std::stoi(v));
+        return ok();
+    };
+}
+/// An apply that calls `set` with the value read as a boolean.
+template <class F>
+Apply with_bool(F set) {
+    return [set](OptionContext& c, const std::string& v) {
+        set(c.engine, *parse_bool(v));
+        return ok();
+    };
+}
+
+/// The search's options: table, threads, lines, three-player search, Kinta odds.
+void add_search_options(std::vector<Option>& t) {
+    t.push_back(spin("Hash", Engine::kDefaultHashMiB, 1, 65536, "transposition table size in MiB",
                      [](OptionContext& c, const std::string& v) {
-                         for (std::size_t i = 0; i < std::size(kMultiplayerSearchNames); ++i)
-                             if (iequals(v, kMultiplayerSearchNames[i]))
-                                 c.engine.set_multiplayer(MultiplayerSearch(i));
+                         auto err = c.engine.set_hash(std::stoi(v));
+                         return err ? fail(*err) : ok();
+                     }));
+    t.push_back(button("Clear Hash", "empty the transposition table",
+                       [](OptionContext& c, const std::string&) {
+                           c.engine.clear_hash();
+                           return ok();
+                       }));
+    t.push_back(spin("Threads", 1, 1, 256,
+                     "search threads (Lazy SMP); capped at the machine's hardware threads",
+                     [](OptionContext& c, const std::string& v) {
+                         // More threads than the machine runs at once only break the time limits
+                         // (a thread that gets no core cannot stop in time): cap, and say so.
+                         const int want = std::stoi(v);
+                         const int hw = int(std::thread::hardware_concurrency());
+                         if (hw > 0 && want > hw) {
+                             c.engine.set_threads(hw);
+                             return ok("Threads capped at " + std::to_string(hw) +
+                                       ", the hardware threads of this machine");
+                         }
+                         c.engine.set_threads(want);
                          return ok();
-                     }});
-    }
-    t.push_back({"KintaOdds",
-                 T::Check,
-                 "true",
-                 0,
-                 0,
-                 {},
-                 "Kinta: weigh each attack by its fight's odds; false takes every attack as a "
-                 "sure win (for strength tests, SPEC 26)",
-                 [](OptionContext& c, const std::string& v) {
-                     c.engine.set_kinta_odds(*parse_bool(v));
-                     return ok();
-                 }});
+                     }));
+    t.push_back(spin("MultiPV", 1, 1, 256, "principal variations reported",
+                     with_int([](Engine& e, int n) { e.set_multipv(n); })));
+    t.push_back(combo("MultiplayerSearch",
+                      {std::begin(kMultiplayerSearchNames), std::end(kMultiplayerSearchNames)},
+                      kMultiplayerSearchNames[int(SearchSettings{}.multiplayer)],
+                      "three-player search: paranoid, brs (Best-Reply Search) or brs+",
+                      [](OptionContext& c, const std::string& v) {
+                          for (std::size_t i = 0; i < std::size(kMultiplayerSearchNames); ++i)
+                              if (iequals(v, kMultiplayerSearchNames[i]))
+                                  c.engine.set_multiplayer(MultiplayerSearch(i));
+                          return ok();
+                      }));
+    t.push_back(check("KintaOdds", true,
+                      "Kinta: weigh each attack by its fight's odds; false takes every attack as "
+                      "a sure win (for strength tests, SPEC 26)",
+                      with_bool([](Engine& e, bool b) { e.set_kinta_odds(b); })));
+}
+
+/// The Blind player's belief and search (SPEC 25, search/blind_search.h).
+void add_blind_options(std::vector<Option>& t) {
     // Blind (SPEC 25): the blind player's belief and search (search/blind_search.h). Each
     // option names its field of BlindSearch::Params (the belief's own are nested in it).
     {
@@ -138,32 +141,25 @@ std::vector<Option> make_table() {
         };
         for (const BlindOption& bo : kBlindOptions) {
             BP defaults;
-            t.push_back({bo.name,
-                         T::Spin,
-                         std::to_string(bo.field(defaults)),
-                         bo.min,
-                         bo.max,
-                         {},
-                         bo.help,
-                         [field = bo.field](OptionContext& c, const std::string& v) {
-                             BP p = c.engine.blind_params();
-                             field(p) = std::stoi(v);
-                             c.engine.set_blind_params(p);
-                             return ok();
-                         }});
+            t.push_back(spin(bo.name, bo.field(defaults), bo.min, bo.max, bo.help,
+                             with_int([field = bo.field](Engine& e, int n) {
+                                 BP p = e.blind_params();
+                                 field(p) = n;
+                                 e.set_blind_params(p);
+                             })));
         }
     }
-    t.push_back({"Move Overhead",
-                 T::Spin,
-                 "30",
-                 0,
-                 10000,
-                 {},
-                 "ms kept in hand per move for communication delays",
-                 [](OptionContext& c, const std::string& v) {
-                     c.engine.set_move_overhead(std::stoi(v));
-                     return ok();
-                 }});
+}
+
+/// The time manager's (search/timeman.h, RH 6.2).
+void add_time_options(std::vector<Option>& t) {
+    t.push_back(spin("Move Overhead", int(SearchSettings{}.move_overhead_ms), 0, 10000,
+                     "ms kept in hand per move for communication delays",
+                     with_int([](Engine& e, int ms) { e.set_move_overhead(ms); })));
+}
+
+/// The setup planner's weights (SPEC 6.1; SetupPlanner::Params), for tuning by matches.
+void add_planner_options(std::vector<Option>& t) {
     // The setup planner's weights (SPEC 6.1; SetupPlanner::Params), for tuning by matches.
     {
         struct PlannerOption {
@@ -186,53 +182,33 @@ std::vector<Option> make_table() {
         };
         for (const PlannerOption& po : kPlannerOptions) {
             const SetupPlanner::Params defaults;
-            t.push_back({po.name,
-                         T::Spin,
-                         std::to_string(defaults.*po.field),
-                         0,
-                         po.max,
-                         {},
-                         po.help,
-                         [field = po.field](OptionContext& c, const std::string& v) {
-                             SetupPlanner::Params p = c.engine.planner();
-                             p.*field = std::stoi(v);
-                             c.engine.set_planner(p);
-                             return ok();
-                         }});
+            t.push_back(spin(po.name, defaults.*po.field, 0, po.max, po.help,
+                             with_int([field = po.field](Engine& e, int n) {
+                                 SetupPlanner::Params p = e.planner();
+                                 p.*field = n;
+                                 e.set_planner(p);
+                             })));
         }
     }
-    t.push_back({"Ponder",
-                 T::Check,
-                 "false",
-                 0,
-                 0,
-                 {},
-                 "the GUI may send go ponder",
-                 [](OptionContext&, const std::string&) { return ok(); }});
-    t.push_back({"Players",
-                 T::Spin,
-                 "2",
-                 2,
-                 3,
-                 {},
-                 "players of `position startpos` (2 or 3)",
-                 [](OptionContext& c, const std::string& v) {
-                     c.engine.set_players(std::stoi(v));
-                     return ok();
-                 }});
-    {
-        std::vector<std::string> presets(kVariantNames.begin(), kVariantNames.end());
-        t.push_back({"UCI_Variant", T::Combo, presets.front(), 0, 0, presets,
-                     "rule preset: sets every rule option (SPEC 8)",
-                     [](OptionContext& c, const std::string& v) {
-                         Rules r = c.engine.rules();
-                         if (auto err = r.set("UCI_Variant", v)) return fail(*err);
-                         // A preset for a game size (SPEC 8, 14) sets the Players option too.
-                         if (int n = r.required_players(); n > 0) c.engine.set_players(n);
-                         auto note = c.engine.set_rules(r);
-                         return ok(note ? *note : "");
-                     }});
-    }
+}
+
+/// The game: Ponder, the players, the rule preset and every rule option (SPEC 8).
+void add_game_options(std::vector<Option>& t) {
+    using T = Option::Type;
+    t.push_back(check("Ponder", false, "the GUI may send go ponder",
+                      [](OptionContext&, const std::string&) { return ok(); }));
+    t.push_back(spin("Players", 2, 2, 3, "players of `position startpos` (2 or 3)",
+                     with_int([](Engine& e, int n) { e.set_players(n); })));
+    t.push_back(combo("UCI_Variant", {kVariantNames.begin(), kVariantNames.end()},
+                      kVariantNames.front(), "rule preset: sets every rule option (SPEC 8)",
+                      [](OptionContext& c, const std::string& v) {
+                          Rules r = c.engine.rules();
+                          if (auto err = r.set("UCI_Variant", v)) return fail(*err);
+                          // A preset for a game size (SPEC 8, 14) sets the Players option too.
+                          if (int n = r.required_players(); n > 0) c.engine.set_players(n);
+                          auto note = c.engine.set_rules(r);
+                          return ok(note ? *note : "");
+                      }));
     for (const RuleOption& ro : kRuleOptions) {  // SPEC 8: each rule option, from one table
         Option o{ro.name, T::Check, ro.fallback, ro.min, ro.max, {}, ro.help, rule_option(ro.name)};
         if (ro.type == RuleOption::Type::Spin) o.type = T::Spin;
@@ -243,91 +219,64 @@ std::vector<Option> make_table() {
         }
         t.push_back(std::move(o));
     }
-    // Playing strength for people (search/skill.h): the options chess GUIs know. The level
-    // in force is UCI_Elo's when UCI_LimitStrength is on, else Skill Level's.
-    t.push_back({"Skill Level",
-                 T::Spin,
-                 std::to_string(kSkillMax),
-                 0,
-                 kSkillMax,
-                 {},
-                 "playing strength: 0 (a beginner's) to 20 (full strength); docs/search.md",
-                 [](OptionContext& c, const std::string& v) {
-                     c.engine.set_skill_level(std::stoi(v));
-                     return ok();
-                 }});
-    t.push_back({"UCI_LimitStrength",
-                 T::Check,
-                 "false",
-                 0,
-                 0,
-                 {},
-                 "play at the strength UCI_Elo names instead of Skill Level's",
-                 [](OptionContext& c, const std::string& v) {
-                     c.engine.set_limit_strength(*parse_bool(v));
-                     return ok();
-                 }});
-    t.push_back({"UCI_Elo",
-                 T::Spin,
-                 std::to_string(kSkillEloMax),
-                 kSkillEloMin,
-                 kSkillEloMax,
-                 {},
-                 "with UCI_LimitStrength: the Elo to play at, on this game's scale (Baseline "
-                 "random = 0; docs/search.md, Levels)",
-                 [](OptionContext& c, const std::string& v) {
-                     c.engine.set_elo(std::stoi(v));
-                     return ok();
-                 }});
-    t.push_back({"Baseline",
-                 T::Combo,
-                 "none",
-                 0,
-                 0,
-                 {"none", "random", "greedy"},
-                 "weaker reference player: random mover or greedy one-ply player",
-                 [](OptionContext& c, const std::string& v) {
-                     c.engine.set_baseline(iequals(v, "random")   ? Baseline::Random
-                                           : iequals(v, "greedy") ? Baseline::Greedy
-                                                                  : Baseline::Normal);
-                     return ok();
-                 }});
-    // The network (eval/nnue, docs/search.md): whether to use it, and which.
-    t.push_back({"Use NNUE",
-                 T::Check,
-                 kUseNnueDefault ? "true" : "false",
-                 0,
-                 0,
-                 {},
-                 "evaluate play positions with the network (EvalFile, else the built-in one); "
-                 "false: the classical terms",
-                 [](OptionContext& c, const std::string& v) {
-                     auto err = c.engine.set_use_nnue(*parse_bool(v));
-                     return err ? fail(*err) : ok();
-                 }});
-    t.push_back({"EvalFile",
-                 T::String,
-                 "<built-in>",
-                 0,
-                 0,
-                 {},
-                 "the network file (.nnue, docs/search.md); <built-in> or empty: the one built "
-                 "into the executable",
-                 [](OptionContext& c, const std::string& v) {
-                     auto err = c.engine.set_eval_file(v);
-                     return err ? fail(*err) : ok();
-                 }});
-    t.push_back({"Debug Log File",
-                 T::String,
-                 "",
-                 0,
-                 0,
-                 {},
-                 "log every protocol line in and out, with a timestamp, to this file",
-                 [](OptionContext& c, const std::string& v) {
-                     auto err = c.set_log_file(v);
-                     return err ? fail(*err) : ok();
-                 }});
+}
+
+/// Playing strength for people (search/skill.h): the options chess GUIs know. The level in
+/// force is UCI_Elo's when UCI_LimitStrength is on, else Skill Level's. And the baselines.
+void add_strength_options(std::vector<Option>& t) {
+    t.push_back(spin("Skill Level", kSkillMax, 0, kSkillMax,
+                     "playing strength: 0 (a beginner's) to 20 (full strength); docs/search.md",
+                     with_int([](Engine& e, int n) { e.set_skill_level(n); })));
+    t.push_back(check("UCI_LimitStrength", false,
+                      "play at the strength UCI_Elo names instead of Skill Level's",
+                      with_bool([](Engine& e, bool b) { e.set_limit_strength(b); })));
+    t.push_back(spin("UCI_Elo", kSkillEloMax, kSkillEloMin, kSkillEloMax,
+                     "with UCI_LimitStrength: the Elo to play at, on this game's scale (Baseline "
+                     "random = 0; docs/search.md, Levels)",
+                     with_int([](Engine& e, int elo) { e.set_elo(elo); })));
+    t.push_back(combo("Baseline", {"none", "random", "greedy"}, "none",
+                      "weaker reference player: random mover or greedy one-ply player",
+                      [](OptionContext& c, const std::string& v) {
+                          c.engine.set_baseline(iequals(v, "random")   ? Baseline::Random
+                                                : iequals(v, "greedy") ? Baseline::Greedy
+                                                                       : Baseline::Normal);
+                          return ok();
+                      }));
+}
+
+/// The network (eval/nnue, docs/search.md): whether to use it, and which; the debug log.
+void add_eval_and_log_options(std::vector<Option>& t) {
+    t.push_back(check("Use NNUE", kUseNnueDefault,
+                      "evaluate play positions with the network (EvalFile, else the built-in "
+                      "one); false: the classical terms",
+                      [](OptionContext& c, const std::string& v) {
+                          auto err = c.engine.set_use_nnue(*parse_bool(v));
+                          return err ? fail(*err) : ok();
+                      }));
+    t.push_back(text("EvalFile", "<built-in>",
+                     "the network file (.nnue, docs/search.md); <built-in> or empty: the one "
+                     "built into the executable",
+                     [](OptionContext& c, const std::string& v) {
+                         auto err = c.engine.set_eval_file(v);
+                         return err ? fail(*err) : ok();
+                     }));
+    t.push_back(text("Debug Log File", "",
+                     "log every protocol line in and out, with a timestamp, to this file",
+                     [](OptionContext& c, const std::string& v) {
+                         auto err = c.set_log_file(v);
+                         return err ? fail(*err) : ok();
+                     }));
+}
+
+std::vector<Option> make_table() {
+    std::vector<Option> t;
+    add_search_options(t);
+    add_blind_options(t);
+    add_time_options(t);
+    add_planner_options(t);
+    add_game_options(t);
+    add_strength_options(t);
+    add_eval_and_log_options(t);
     return t;
 }
 

@@ -19,7 +19,7 @@
 namespace klinzha {
 
 Engine::Engine(SearchCallbacks callbacks) : callbacks_(std::move(callbacks)), pos_(2, Rules{}) {
-    tt_.resize(16);
+    tt_.resize(kDefaultHashMiB);
     rng_state_ ^= std::uint64_t(std::random_device{}());
     apply_network();
 }

@@ -41,6 +41,8 @@ inline constexpr bool kUseNnueDefault = false;
 
 class Engine {
   public:
+    /// The transposition table's size at start (the Hash option's default), MiB.
+    static constexpr int kDefaultHashMiB = 16;
     explicit Engine(SearchCallbacks callbacks);
     ~Engine();
 
