@@ -427,12 +427,15 @@ try:
     room = create(a, 2, ['me', 'engine:klinzha'], fen=FEN2, name='Newcomer')
     check(wait_for(lambda: state(a)['seats'][1]['name'] == 'klinzha (level 1)', 10),
           'the engine seat says its level')
+    wait_for(lambda: state(a)['can']['move'], 15)  # (the page's first state may come late on a busy machine)
     check(play_a_move(a) and wait_for(lambda: state(a)['plies'] >= 2, 15), 'the level-1 engine answers a move')
     check(wait_for(lambda: state(a)['can']['move'] and a.find_element(By.ID, 'hint-button').is_displayed(), 15),
           'a Hint button in a game against an engine')
     a.find_element(By.ID, 'hint-button').click()
     check(wait_for(lambda: a.find_elements(By.CSS_SELECTOR, '#board .best-arrow'), 10), 'the hint shows the best move as an arrow')
     a.save_screenshot('/tmp/klinzha-gui-level1.png')
+    errors = a.find_element(By.ID, 'errors').text
+    check('not JSON' not in errors, f'the page in a room is told no error it did not cause ({errors!r})')
 
     # 11. The Learn page: a man's moves shown on a small board, and exercises answered by
     # clicks, the server judging them.

@@ -108,9 +108,9 @@ void Connection::run() {
         }
         if (view)
             send_view();
-        else if (lobby && !room_)  // (a change marked before the page joined a room: none)
-            send_lobby();
-        else
+        else if (lobby) {
+            if (!room_) send_lobby();  // (a change marked before the page joined a room: none)
+        } else
             handle(text);
     }
 }
@@ -135,6 +135,8 @@ void Connection::unwatch_lobby() {
     if (!lobby_watch_) return;
     lobby_.unwatch(lobby_watch_);
     lobby_watch_ = 0;
+    std::lock_guard lock(m_);
+    lobby_dirty_ = false;  // a change marked before: no list to send now
 }
 
 void Connection::error(const std::string& message) {
