@@ -235,147 +235,157 @@ void Connection::handle(std::string_view text) {
         return error("a message is a JSON object with a string \"type\"");
     const std::string type = msg["type"];
     try {
-        // Messages that need no room.
-        if (type == "hello") {
-            send_(welcome().dump());
-            if (msg.contains("room")) {
-                auto r = lobby_.find(str(msg, "room"));
-                if (!r) return error("there is no room '" + str(msg, "room") + "'");
-                join(r, str(msg, "token"));
-            }
-            return;
-        }
-        if (type == "lobby") return send_lobby();
-        if (type == "join") {
-            auto r = lobby_.find(str(msg, "room"));
-            if (!r) return error("there is no room '" + str(msg, "room") + "'");
-            return join(r, str(msg, "token"));
-        }
-        if (type == "leave") {
-            leave();
-            return send_lobby();
-        }
-        // The Learn page (learn.h): the rules core answers, no room is needed.
-        if (type == "learn_moves" || type == "exercise" || type == "exercise_move") {
-            const auto r =
-                type == "learn_moves"
-                    ? learn::moves_of(str(msg, "fen"), str(msg, "cell"), str(msg, "view"))
-                : type == "exercise" ? learn::exercise(str(msg, "id"))
-                                     : learn::check(str(msg, "id"), str(msg, "move"));
-            if (auto* err = std::get_if<std::string>(&r)) return error(type + ": " + *err);
-            json out = std::get<json>(r);
-            out["type"] = type;
-            out["tag"] = msg.value("tag", json());  // the page's own label of the request
-            return send_(out.dump());
-        }
-        if (type == "create") return on_create(msg);
-        if (type == "load") return on_load(msg);
+        if (on_lobby_message(type, msg)) return;
         if (!room_) return error(type + ": join a room first");
-
-        // Messages for the room this connection is in.
-        auto need_seat = [&]() -> std::optional<Colour> {
-            if (!seat_) error(type + ": only a player of this game may do that");
-            return seat_;
-        };
+        if (on_view_message(type, msg)) return;
         std::optional<std::string> err;
-        if (type == "sit") {
-            const auto c = colour_in(msg.value("colour", json()));
-            if (!c) return error("sit: colour is g, b or k");
-            if (seat_) return error("sit: you already have a seat");
-            std::string token;
-            if ((err = room_->sit(*c, str(msg, "name"), token))) return error("sit: " + *err);
-            send_(json{{"type", "seat"},
-                       {"room", room_->id()},
-                       {"colour", colour_name(*c)},
-                       {"token", token}}
-                      .dump());
-            return join(room_, token);
-        } else if (type == "move") {
-            const auto s = need_seat();
-            if (!s) return;
-            if (view_ply_ >= 0 && view_ply_ < room_->plies())
-                return error("move: go to the last position first");
-            err = room_->move(*s, str(msg, "move"));
-        } else if (type == "draw") {
-            const auto s = need_seat();
-            if (!s) return;
-            const std::string a = str(msg, "action");
-            if (a == "offer" || a == "accept")
-                err = room_->offer_draw(*s);
-            else if (a == "decline")
-                err = room_->decline_draw(*s);
-            else
-                return error("draw: action is offer, accept or decline");
-        } else if (type == "resign") {
-            const auto s = need_seat();
-            if (!s) return;
-            err = room_->resign(*s);
-        } else if (type == "abort") {
-            const auto s = need_seat();
-            if (!s) return;
-            err = room_->abort_game(*s);
-        } else if (type == "takeback") {
-            const auto s = need_seat();
-            if (!s) return;
-            const std::string a = str(msg, "action");
-            if (a == "ask")
-                err = room_->ask_takeback(*s);
-            else if (a == "accept" || a == "decline")
-                err = room_->answer_takeback(*s, a == "accept");
-            else
-                return error("takeback: action is ask, accept or decline");
-        } else if (type == "goto") {
-            if (!msg.contains("ply") || !msg["ply"].is_number_integer())
-                return error("goto: give \"ply\"");
-            const int ply = msg["ply"], n = room_->plies();
-            if (ply < -1 || ply > n) return error("goto: ply must be in 0.." + std::to_string(n));
-            view_ply_ = ply == n ? -1 : ply;
-            return send_view();
-        } else if (type == "view") {
-            const auto c = colour_in(msg.value("colour", json()));
-            if (!c) return error("view: colour is g, b or k");
-            orientation_ = *c;
-            return send_view();
-        } else if (type == "save") {
-            if (room_->hides_anything())
-                return error(
-                    "save: the record shows the whole game: it is given when the game ends");
-            return on_save();
-        } else if (type == "analyse") {
-            return on_analyse(msg);
-        } else if (type == "hint") {
-            // A hint in a game against engines: the analysis of the position to move (one
-            // line), which the page shows as the best move's arrow; the move then played is
-            // written with the comment `hint`.
-            const auto s = need_seat();
-            if (!s) return;
-            const auto view = room_->player_view(seat_, -1, orientation_);
-            if (!view["can"]["move"].get<bool>() || view["phase"] != "play")
-                return error("hint: only for your move in play");
-            if (!view["can"]["analyse"].get<bool>())
-                return error("hint: not in a game against a person");
-            room_->note_hint();
-            view_ply_ = -1;
-            json ask{{"on", true}, {"multipv", 1}};
-            if (!str(msg, "engine").empty()) ask["engine"] = str(msg, "engine");
-            return on_analyse(ask);
-        } else if (type == "review") {
-            return on_review(msg);
-        } else if (type == "rematch") {
-            return on_rematch();
-        } else if (type == "chat") {
-            if (!lobby_.limits().chat) return error("chat: this server has no chat");
-            const auto now = std::chrono::steady_clock::now();
-            if (now - last_chat_ < std::chrono::seconds(1)) return error("chat: one line a second");
-            last_chat_ = now;
-            err = room_->chat(seat_, str(msg, "text"));
-        } else {
-            return error("unknown message type '" + type + "'");
-        }
+        if (!on_player_message(type, msg, err)) return error("unknown message type '" + type + "'");
         if (err) error(type + ": " + *err);
     } catch (const std::exception& e) {
         error(type + ": " + e.what());
     }
+}
+
+bool Connection::on_lobby_message(const std::string& type, const json& msg) {
+    if (type == "hello") {
+        send_(welcome().dump());
+        if (msg.contains("room")) {
+            auto r = lobby_.find(str(msg, "room"));
+            if (!r) return error("there is no room '" + str(msg, "room") + "'"), true;
+            join(r, str(msg, "token"));
+        }
+    } else if (type == "lobby") {
+        send_lobby();
+    } else if (type == "join") {
+        auto r = lobby_.find(str(msg, "room"));
+        if (!r) return error("there is no room '" + str(msg, "room") + "'"), true;
+        join(r, str(msg, "token"));
+    } else if (type == "leave") {
+        leave();
+        send_lobby();
+    } else if (type == "learn_moves" || type == "exercise" || type == "exercise_move") {
+        // The Learn page (learn.h): the rules core answers, no room is needed.
+        const auto r = type == "learn_moves"
+                           ? learn::moves_of(str(msg, "fen"), str(msg, "cell"), str(msg, "view"))
+                       : type == "exercise" ? learn::exercise(str(msg, "id"))
+                                            : learn::check(str(msg, "id"), str(msg, "move"));
+        if (auto* err = std::get_if<std::string>(&r)) return error(type + ": " + *err), true;
+        json out = std::get<json>(r);
+        out["type"] = type;
+        out["tag"] = msg.value("tag", json());  // the page's own label of the request
+        send_(out.dump());
+    } else if (type == "create") {
+        on_create(msg);
+    } else if (type == "load") {
+        on_load(msg);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+bool Connection::on_view_message(const std::string& type, const json& msg) {
+    if (type == "goto") {
+        if (!msg.contains("ply") || !msg["ply"].is_number_integer())
+            return error("goto: give \"ply\""), true;
+        const int ply = msg["ply"], n = room_->plies();
+        if (ply < -1 || ply > n) return error("goto: ply must be in 0.." + std::to_string(n)), true;
+        view_ply_ = ply == n ? -1 : ply;
+        send_view();
+    } else if (type == "view") {
+        const auto c = colour_in(msg.value("colour", json()));
+        if (!c) return error("view: colour is g, b or k"), true;
+        orientation_ = *c;
+        send_view();
+    } else if (type == "save") {
+        if (room_->hides_anything())
+            return error("save: the record shows the whole game: it is given when the game ends"),
+                   true;
+        on_save();
+    } else if (type == "analyse") {
+        on_analyse(msg);
+    } else if (type == "hint") {
+        on_hint(msg);
+    } else if (type == "review") {
+        on_review(msg);
+    } else if (type == "rematch") {
+        on_rematch();
+    } else {
+        return false;
+    }
+    return true;
+}
+
+void Connection::on_hint(const json& msg) {
+    // A hint in a game against engines: the analysis of the position to move (one line),
+    // which the page shows as the best move's arrow; the move then played is written with
+    // the comment `hint`.
+    if (!seat_) return error("hint: only a player of this game may do that");
+    const auto view = room_->player_view(seat_, -1, orientation_);
+    if (!view["can"]["move"].get<bool>() || view["phase"] != "play")
+        return error("hint: only for your move in play");
+    if (!view["can"]["analyse"].get<bool>()) return error("hint: not in a game against a person");
+    room_->note_hint();
+    view_ply_ = -1;
+    json ask{{"on", true}, {"multipv", 1}};
+    if (!str(msg, "engine").empty()) ask["engine"] = str(msg, "engine");
+    on_analyse(ask);
+}
+
+bool Connection::on_player_message(const std::string& type, const json& msg,
+                                   std::optional<std::string>& err) {
+    if (type == "sit") {
+        on_sit(msg);
+        return true;
+    }
+    if (type == "chat") {
+        if (!lobby_.limits().chat) return err = "this server has no chat", true;
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last_chat_ < std::chrono::seconds(1)) return err = "one line a second", true;
+        last_chat_ = now;
+        err = room_->chat(seat_, str(msg, "text"));
+        return true;
+    }
+    static const char* const kSeated[] = {"move", "draw", "resign", "abort", "takeback"};
+    if (std::find(std::begin(kSeated), std::end(kSeated), type) == std::end(kSeated)) return false;
+    if (!seat_) return err = "only a player of this game may do that", true;
+    const Colour s = *seat_;
+    const std::string a = type == "draw" || type == "takeback" ? str(msg, "action") : "";
+    if (type == "move") {
+        if (view_ply_ >= 0 && view_ply_ < room_->plies())
+            return err = "go to the last position first", true;
+        err = room_->move(s, str(msg, "move"));
+    } else if (type == "draw") {
+        if (a == "offer" || a == "accept")
+            err = room_->offer_draw(s);
+        else if (a == "decline")
+            err = room_->decline_draw(s);
+        else
+            err = "action is offer, accept or decline";
+    } else if (type == "resign") {
+        err = room_->resign(s);
+    } else if (type == "abort") {
+        err = room_->abort_game(s);
+    } else if (a == "ask") {  // takeback
+        err = room_->ask_takeback(s);
+    } else if (a == "accept" || a == "decline") {
+        err = room_->answer_takeback(s, a == "accept");
+    } else {
+        err = "action is ask, accept or decline";
+    }
+    return true;
+}
+
+void Connection::on_sit(const json& msg) {
+    const auto c = colour_in(msg.value("colour", json()));
+    if (!c) return error("sit: colour is g, b or k");
+    if (seat_) return error("sit: you already have a seat");
+    std::string token;
+    if (auto err = room_->sit(*c, str(msg, "name"), token)) return error("sit: " + *err);
+    send_(
+        json{{"type", "seat"}, {"room", room_->id()}, {"colour", colour_name(*c)}, {"token", token}}
+            .dump());
+    join(room_, token);
 }
 
 void Connection::on_create(const json& msg) {

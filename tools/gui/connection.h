@@ -59,6 +59,19 @@ class Connection {
     /// Points the analysis at the view's position, or stops it when the view allows none.
     void follow_analysis(const nlohmann::json& view);
     void stop_analysis();  ///< ends the analysis engine and gives its place back
+    // The messages by kind (docs/gui.md "Messages"); each answers or sends an error itself.
+    /// Those that need no room (hello, lobby, join, leave, the Learn page's, create, load);
+    /// false when `type` is none of them.
+    bool on_lobby_message(const std::string& type, const nlohmann::json& msg);
+    /// What this connection sees of its room (goto, view, save, analyse, hint, review,
+    /// rematch); false when `type` is none of them.
+    bool on_view_message(const std::string& type, const nlohmann::json& msg);
+    /// A player's actions (sit, move, draw, resign, abort, takeback) and the chat; the room's
+    /// refusal in `err`; false when `type` is none of them.
+    bool on_player_message(const std::string& type, const nlohmann::json& msg,
+                           std::optional<std::string>& err);
+    void on_sit(const nlohmann::json& msg);
+    void on_hint(const nlohmann::json& msg);
     void on_create(const nlohmann::json& msg);
     void on_load(const nlohmann::json& msg);
     /// `rematch`: a new room with this finished room's settings from the same start, each
