@@ -4,6 +4,7 @@
 // --lenient resolves an ambiguous token by the rest of the record (SPEC 11.2).
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <random>
 #include <sstream>
 
@@ -158,4 +159,40 @@ TEST_CASE("result_scores: a record's result token, one score per colour") {
     CHECK(result_scores("", 2).empty());
     CHECK(result_scores("1-0", 3).empty());  // too few fields for three players
     CHECK(result_scores("2-0", 2).empty());
+}
+
+TEST_CASE("records klinzha-match wrote before the game-record rework still read and replay") {
+    // tests/data/records: records of each kind as klinzha-match wrote them at 99d127b (two
+    // and three players, Kinta with its spindles and dice seed, Blind, an Italian bout with
+    // BACH'SAN), kept so a rework of the record's writer or reader keeps reading them: each
+    // game replays to its end without an error (Kinta: every fight agrees with its spindles
+    // and seed), with the tags its kind writes.
+    struct Kind {
+        const char* file;
+        std::size_t games;
+        const char* tag;    ///< a tag each game has
+        const char* value;  ///< a text the file holds
+    };
+    const Kind kinds[] = {{"two.pgn", 2, "Players", "[Players \"2\"]"},
+                          {"three.pgn", 6, "ScoreRH", "[Players \"3\"]"},
+                          {"kinta.pgn", 2, "DiceSeed", "{spindles "},
+                          {"blind.pgn", 2, "Options", "Blind=true"},
+                          {"italian.pgn", 3, "Italian", "BACH'SAN"}};
+    for (const Kind& k : kinds) {
+        CAPTURE(k.file);
+        std::ifstream in(testutil::data(std::string("records/") + k.file));
+        REQUIRE(in);
+        std::stringstream text;
+        text << in.rdbuf();
+        CHECK(text.str().find(k.value) != std::string::npos);
+        std::istringstream again(text.str());
+        const auto games = read_records(again);
+        REQUIRE(games.size() == k.games);
+        for (const auto& g : games) {
+            CHECK(g.tags.count(k.tag) == 1);
+            const Replay r = replay(g, Rules{}, 2, false);
+            CHECK(r.error.empty());
+            CHECK(r.moves.size() > 10);
+        }
+    }
 }
