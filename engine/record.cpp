@@ -17,6 +17,17 @@
 
 namespace klinzha {
 
+std::string AnalysisTally::summary(int players) const {
+    std::string out;
+    for (int c = 0; c < players; ++c)
+        out += std::string(out.empty() ? "" : "; ") + kColourChar[c] + ": " +
+               std::to_string(counted[c]) + " moves, average loss " +
+               std::to_string(counted[c] ? loss[c] / counted[c] : 0) + " cp, " +
+               std::to_string(graded[1][c]) + " inaccuracies, " + std::to_string(graded[2][c]) +
+               " mistakes, " + std::to_string(graded[3][c]) + " blunders";
+    return out;
+}
+
 namespace {
 
 bool is_result(const std::string& w) {

@@ -16,6 +16,8 @@
 // Sources: SPEC 7 (removals), 8, 10, 11 (RH App. E).
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <istream>
 #include <map>
 #include <string>
@@ -78,6 +80,24 @@ inline int move_grade(int lost_cp) {
 inline constexpr const char* kGradeWords[] = {"", "inaccuracy", "mistake", "blunder"};
 inline constexpr const char* kGradeNags[] = {"", "$6", "$2", "$4"};
 inline constexpr const char* kGradeSymbols[] = {"", "?!", "?", "??"};
+
+/// A game's analysis summed up per player, as `analyse --record` prints it and klinzha-gui's
+/// review saves it: moves scored, their average loss (centi-pawns), and the graded moves.
+struct AnalysisTally {
+    std::array<int, kColours> loss{}, counted{};
+    std::array<std::array<int, kColours>, 4> graded{};  ///< per grade (move_grade), per colour
+    /// One move of colour c of grade `grade`; `scored` (a play-phase move) adds its loss
+    /// (capped at 1000 cp) to the average.
+    void add(Colour c, int grade, int lost_cp, bool scored) {
+        graded[std::size_t(grade)][c]++;
+        if (!scored) return;
+        loss[c] += std::min(lost_cp, 1000);
+        ++counted[c];
+    }
+    /// `g: 12 moves, average loss 35 cp, 1 inaccuracies, 0 mistakes, 0 blunders; b: ...`, for
+    /// the first `players` colours.
+    std::string summary(int players) const;
+};
 
 /// A record replayed through the rules core.
 struct Replay {

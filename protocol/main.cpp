@@ -356,8 +356,7 @@ int cmd_analyse_record(uci::UciSession& s, const po::variables_map& vm, const st
             ++failed;
         }
         Position pos = r.start;
-        std::array<int, kColours> loss{}, counted{};
-        std::array<std::array<int, kColours>, 4> graded{};  // per grade, per colour
+        AnalysisTally tally;
         std::string text;
         bool in_play = false;
         int number = 0;
@@ -406,11 +405,7 @@ int cmd_analyse_record(uci::UciSession& s, const po::variables_map& vm, const st
             if (pos.phase() != Phase::Play || (!best.pv.empty() && best.pv[0] == played)) lost = 0;
             const int grade = move_grade(lost);
             const char* mark = kGradeWords[grade];
-            graded[std::size_t(grade)][c]++;
-            if (pos.phase() == Phase::Play) {
-                loss[c] += std::min(lost, 1000);
-                ++counted[c];
-            }
+            tally.add(c, grade, lost, pos.phase() == Phase::Play);
             if (!annotate)
                 std::cout << (pos.phase() == Phase::Play ? std::to_string(pos.fullmove())
                                                          : std::string("setup"))
@@ -435,14 +430,7 @@ int cmd_analyse_record(uci::UciSession& s, const po::variables_map& vm, const st
                     (line.empty() ? "" : " " + line) + "} ";
             pos.do_move(played);
         }
-        std::string summary;
-        for (int c = 0; c < pos.players(); ++c)
-            summary += std::string(summary.empty() ? "" : "; ") + kColourChar[c] + ": " +
-                       std::to_string(counted[c]) + " moves, average loss " +
-                       std::to_string(counted[c] ? loss[c] / counted[c] : 0) + " cp, " +
-                       std::to_string(graded[1][c]) + " inaccuracies, " +
-                       std::to_string(graded[2][c]) + " mistakes, " + std::to_string(graded[3][c]) +
-                       " blunders";
+        const std::string summary = tally.summary(pos.players());
         if (!annotate) std::cout << "summary " << summary << "\n";
         if (annotate)
             std::cout << write_tags(g.tags, g.tag_order) << "\n"

@@ -40,29 +40,17 @@ std::string score_text(int cp) {
 
 ReviewNotes review_notes(const json& points, int players) {
     ReviewNotes out;
-    std::array<int, kColours> loss{}, counted{};
-    std::array<std::array<int, kColours>, 4> graded{};  // per grade, per colour
+    AnalysisTally tally;
     for (const json& p : points) {
         const auto c = parse_colour(p.value("mover", ""));
         const int ply = p.value("ply", 0);
         if (!c || ply < 1) continue;
-        const std::string mark = p.value("mark", "");
-        int grade = 0;
-        for (int g = 1; g < 4; ++g)
-            if (mark == kGradeSymbols[g]) grade = g;
+        const int loss = p.value("loss", 0);
+        const int grade = move_grade(loss);  // (the point's mark is kGradeSymbols[grade])
         out.moves[std::size_t(ply - 1)] = {kGradeNags[grade], p.value("note", "")};
-        loss[*c] += p.value("loss", 0);
-        ++counted[*c];
-        ++graded[std::size_t(grade)][*c];
+        tally.add(*c, grade, loss, true);  // the review scores play moves only
     }
-    std::string summary;
-    for (int c = 0; c < players; ++c)
-        summary += std::string(summary.empty() ? "" : "; ") + kColourChar[c] + ": " +
-                   std::to_string(counted[c]) + " moves, average loss " +
-                   std::to_string(counted[c] ? loss[c] / counted[c] : 0) + " cp, " +
-                   std::to_string(graded[1][c]) + " inaccuracies, " + std::to_string(graded[2][c]) +
-                   " mistakes, " + std::to_string(graded[3][c]) + " blunders";
-    out.lead = "klinzha analysis: " + summary;
+    out.lead = "klinzha analysis: " + tally.summary(players);
     return out;
 }
 
