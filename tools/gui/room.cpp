@@ -343,10 +343,6 @@ json Room::to_json_locked() const {
                          {"outcome", outcome_name(outcome_[c])},
                          {"draw_offer", draw_offer_[c]}});
     }
-    json removals = json::array();
-    for (const auto& r : removals_)
-        removals.push_back(
-            {{"before", r.before_move}, {"colour", colour_name(r.colour)}, {"why", r.why}});
     json moves = json::array();
     for (std::size_t i = 0; i < moves_.size(); ++i)
         moves.push_back({{"move", moves_[i]},
@@ -369,7 +365,7 @@ json Room::to_json_locked() const {
             {"first_ply", first_ply_},
             {"seats", seats},
             {"moves", moves},
-            {"removals", removals},
+            {"removals", removals_json_locked()},  // the same form as in a view
             {"result", result_},
             {"termination", termination_}};
 }
