@@ -1,13 +1,20 @@
 // tools/nnue/gen.cpp: klinzha-gen, the network's training data by self-play (issue 20).
 //
-//   klinzha-gen --out FILE [--games N] [--nodes N] [--players 2|3|mix] [--seed S]
-//               [--random-plies N] [--options default|mix] [--hash MiB] [--eval-file F]
+//   klinzha-gen --out FILE [--games N] [--nodes N] [--depth D] [--players 2|3|mix]
+//               [--seed S] [--random-plies N] [--multipv K] [--multipv-plies N]
+//               [--multipv-margin CP] [--setup planner|random|mix] [--options default|mix]
+//               [--hash MiB] [--eval-file F]
 //
-// Plays N fast self-play games from the empty board (the setup planner places, with its
-// random variety, so every game starts from another setup; that variety and everything else
-// random is drawn from --seed, so a run with the same arguments writes the same records), each
-// move a search of `nodes` nodes; the first `random-plies` plies of play are uniformly random (more
-// openings). It keeps the quiet play positions (the player to move's heart not attacked, the best
+// Plays N fast self-play games from the empty board, each move a search of `nodes` nodes or
+// of `depth` plies (whichever ends first; a shallow search is the cheap label the field uses
+// for a first net: Fairy-Stockfish's variant nets start from depth-2 labels). The setups vary
+// (--setup): the planner's (its quick form, without judging each candidate by a search, and
+// with a wide random choice among near-equal setups), uniformly random placements, or either
+// at random per game (mix). The first `random-plies` plies of play are uniformly random, and
+// the next `multipv-plies` plies pick at random among the search's `multipv` best moves
+// that score within `multipv-margin` centi-pawns of the best (more openings). Everything
+// random is drawn from --seed, so a run with the same arguments writes the same records.
+// It keeps the quiet play positions (the player to move's heart not attacked, the best
 // move not a capture, the score not a mate) with the search's score, and when the game ends the
 // result for the player to move; each position at most once per run (by key). Records go to FILE
 // (appended) in the format of eval/nnue/sample.h, a game at a time, so a killed run keeps
@@ -43,9 +50,14 @@ namespace {
 struct GenConfig {
     int games = 100;
     std::uint64_t nodes = 5000;
+    int depth = 0;  // plies, 0: nodes alone
     std::string players = "mix";  // 2, 3 or mix (two in three games of four)
     std::uint64_t seed = 1;
     int random_plies = 2;
+    int multipv = 1;           // moves among which the next multipv_plies plies choose
+    int multipv_plies = 0;     // plies of play after the random ones that do so
+    int multipv_margin = 50;   // centi-pawns below the best a chosen move may score
+    std::string setup = "planner";  // planner, random or mix
     std::string options = "mix";  // default: the default rules; mix: common options too
     int hash_mib = 16;
     int max_plies = 600;  // a longer game is adjudicated a draw
@@ -74,27 +86,40 @@ Rules pick_rules(const GenConfig& cfg, std::mt19937_64& rng) {
     return r;
 }
 
-/// One search of `nodes` nodes of `pos` (its best move, score in centi-pawns for the player to
-/// move, depth, whether it is a mate); `setup_seed` seeds the setup planner's variety.
+/// One search of pos: its best move, score in centi-pawns for the player to move, depth,
+/// whether it is a mate, and (multipv > 1) the first move and score of each line of the last
+/// depth reported, best first.
 struct Searched {
     Move best;
     int score = 0;
     int depth = 0;
     bool mate = false;
+    std::vector<std::pair<Move, int>> lines;
 };
 
-Searched search(Searcher& searcher, const Position& pos, std::uint64_t nodes,
+/// Searches pos with cfg's limits (nodes, depth) and `multipv` lines; `setup_seed` seeds the
+/// setup planner's variety (drawn from --seed: a run is reproducible).
+Searched search(Searcher& searcher, const Position& pos, const GenConfig& cfg, int multipv,
                 std::uint64_t setup_seed) {
     SearchLimits lim;
-    lim.nodes = nodes;
-    SearchSettings settings;           // vary_setup: the planner's random variety among setups,
-    settings.setup_seed = setup_seed;  // drawn from --seed: a run is reproducible
+    lim.nodes = cfg.nodes;
+    lim.depth = cfg.depth;
+    SearchSettings settings;  // vary_setup: the planner's random variety among setups
+    settings.setup_seed = setup_seed;
+    settings.multipv = multipv;
+    settings.planner.judged = 0;        // the quick planner: data need varied setups, not the
+    settings.planner.variety_cp = 60;   // best ones (SetupSearch's judging is what costs)
     Searched out;
     SearchCallbacks cb{[&](const SearchInfo& i) {
-                           if (i.multipv != 1) return;
-                           out.score = i.score;
-                           out.depth = i.depth;
-                           out.mate = i.mate_in != 0;
+                           if (i.pv.empty()) return;
+                           if (i.multipv == 1) {
+                               out.score = i.score;
+                               out.depth = i.depth;
+                               out.mate = i.mate_in != 0;
+                               out.lines.clear();
+                           }
+                           if (i.mate_in == 0 && i.multipv == int(out.lines.size()) + 1)
+                               out.lines.emplace_back(i.pv.front(), i.score);
                        },
                        [&](Move best, Move) { out.best = best; },
                        [](const std::string&) {},
@@ -102,6 +127,102 @@ Searched search(Searcher& searcher, const Position& pos, std::uint64_t nodes,
     searcher.start(pos, lim, settings, cb);
     searcher.wait();
     return out;
+}
+
+/// One game's kept positions (their results filled in) and how it ended: 0 decisive,
+/// 1 drawn, 2 adjudicated (longer than max_plies).
+struct Played {
+    std::vector<nnue::PackedSample> kept;
+    int kind = 2;
+};
+
+/// A uniformly random legal move of pos (which has one).
+Move random_move(const Position& pos, std::mt19937_64& rng) {
+    MoveList legal;
+    generate_legal(pos, legal);
+    return legal.moves[rng() % legal.size];
+}
+
+/// The move a search picks, varied: among the lines within cfg.multipv_margin of the best
+/// when `varied`, else the best.
+Move pick(const Searched& s, bool varied, const GenConfig& cfg, std::mt19937_64& rng) {
+    if (!varied || s.lines.empty()) return s.best;
+    std::vector<Move> near;
+    for (const auto& [m, score] : s.lines)
+        if (score >= s.score - cfg.multipv_margin) near.push_back(m);
+    return near.empty() ? s.best : near[rng() % near.size()];
+}
+
+/// Whether a game ended before `pos` is to move: sets result (per colour: 0 lost, 1 drawn,
+/// 2 won) and kind, or removes a player without a legal move and returns false to go on
+/// (SPEC 7, 22).
+bool game_ended(Position& pos, std::array<int, kColours>& result, int& kind) {
+    const int players = pos.players();
+    if (pos.game_over()) {
+        const Colour w = pos.winner();
+        for (int c = 0; c < players; ++c) result[std::size_t(c)] = c == w ? 2 : 0;
+        kind = 0;
+        return true;
+    }
+    if (pos.repetition_draw(3) || pos.move_count_draw()) {
+        for (int c = 0; c < players; ++c) result[std::size_t(c)] = pos.is_in(Colour(c)) ? 1 : 0;
+        kind = 1;
+        return true;
+    }
+    if (has_legal_move(pos)) return false;
+    const Colour loser = pos.to_move();  // SPEC 7: the player to move loses or is out
+    result[loser] = 0;
+    if (pos.removal_ends_game()) {
+        const Colour w = pos.winner_over(loser);
+        for (int c = 0; c < players; ++c)
+            if (c != loser) result[std::size_t(c)] = c == w ? 2 : 0;
+        kind = 0;
+        return true;
+    }
+    pos.eliminate_to_move();
+    return false;
+}
+
+/// Plays one self-play game by cfg (its size and rules drawn from rng) and returns the quiet
+/// play positions it kept, labelled by the search's score and the game's result.
+Played play_game(const GenConfig& cfg, Searcher& searcher, std::mt19937_64& rng) {
+    const int players = cfg.players == "mix" ? (rng() % 4 == 3 ? 3 : 2) : std::stoi(cfg.players);
+    const Rules rules = pick_rules(cfg, rng);
+    const bool random_setup = cfg.setup == "random" || (cfg.setup == "mix" && rng() % 2 == 0);
+    Position pos(players, rules);
+    Played g;
+    int play_plies = 0;
+    std::array<int, kColours> result{1, 1, 1};
+    for (int c = players; c < kColours; ++c) result[std::size_t(c)] = 0;
+    while (pos.ply() < cfg.max_plies) {
+        const bool play = pos.phase() == Phase::Play;
+        if (play) {
+            const int before = pos.to_move();
+            if (game_ended(pos, result, g.kind)) break;
+            if (pos.to_move() != before) continue;  // a player went out: the next one moves
+        }
+        Move m;
+        if ((play && play_plies < cfg.random_plies) ||
+            (pos.phase() == Phase::Place && random_setup)) {
+            m = random_move(pos, rng);
+        } else {
+            const bool varied = play && cfg.multipv > 1 &&
+                                play_plies < cfg.random_plies + cfg.multipv_plies;
+            const Searched s = search(searcher, pos, cfg, varied ? cfg.multipv : 1, rng() | 1);
+            if (s.best.is_none()) break;  // cannot happen: legal moves were checked
+            m = pick(s, varied, cfg, rng);
+            if (play && !s.mate && !pos.is_capture(s.best) &&
+                !heart_attacked(pos, pos.army(pos.to_move())))
+                g.kept.push_back(nnue::pack(pos, s.score, s.depth, 1));
+        }
+        if (play) ++play_plies;
+        // A heart capture in a three-player game: the victim is out (SPEC 7).
+        const Colour victim = pos.heart_victim(m);
+        pos.do_move(m);
+        if (victim != NO_COLOUR && pos.players() == 3 && !pos.game_over()) result[victim] = 0;
+    }
+    for (auto& s : g.kept) s.result = std::uint8_t(result[s.stm]);
+    return g;
 }
 
 }  // namespace
@@ -117,6 +238,17 @@ int main(int argc, char** argv) {
         "nodes per move (placements: the planner's fixed effort)")(
         "players", po::value<std::string>(&cfg.players)->default_value("mix"),
         "2, 3 or mix (three games of four with two players)")(
+        "depth", po::value<int>(&cfg.depth)->default_value(0),
+        "plies per move (the label's search; 0: --nodes alone)")(
+        "multipv", po::value<int>(&cfg.multipv)->default_value(1),
+        "lines searched in the varied plies")(
+        "multipv-plies", po::value<int>(&cfg.multipv_plies)->default_value(0),
+        "plies of play after the random ones that pick among the near-best lines")(
+        "multipv-margin", po::value<int>(&cfg.multipv_margin)->default_value(50),
+        "centi-pawns below the best a varied pick may score")(
+        "setup", po::value<std::string>(&cfg.setup)->default_value("planner"),
+        "planner (the quick planner, varied), random (uniform placements) or mix (either, "
+        "per game)")(
         "seed", po::value<std::uint64_t>(&cfg.seed)->default_value(1),
         "seed of the random plies and rules (use one per shard)")(
         "random-plies", po::value<int>(&cfg.random_plies)->default_value(2),
@@ -145,10 +277,13 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (out_path.empty() || cfg.games < 1 || cfg.nodes < 1 || cfg.random_plies < 0 ||
-        cfg.hash_mib < 1 || (cfg.players != "2" && cfg.players != "3" && cfg.players != "mix") ||
+        cfg.hash_mib < 1 || cfg.depth < 0 || cfg.multipv < 1 || cfg.multipv_plies < 0 ||
+        (cfg.setup != "planner" && cfg.setup != "random" && cfg.setup != "mix") ||
+        (cfg.players != "2" && cfg.players != "3" && cfg.players != "mix") ||
         (cfg.options != "default" && cfg.options != "mix")) {
         std::cerr << "klinzha-gen: needs --out FILE; --games, --nodes, --hash >= 1; "
-                     "--players 2|3|mix; --options default|mix (try --help)\n";
+                     "--players 2|3|mix; --options default|mix; --setup planner|random|mix; --depth, "
+                     "--multipv-plies >= 0; --multipv >= 1 (try --help)\n";
         return 2;
     }
     std::ofstream out(out_path, std::ios::binary | std::ios::app);
@@ -177,67 +312,11 @@ int main(int argc, char** argv) {
     std::array<int, 3> decided{};  // decisive, drawn, adjudicated
 
     for (int game = 0; game < cfg.games; ++game) {
-        const int players =
-            cfg.players == "mix" ? (rng() % 4 == 3 ? 3 : 2) : std::stoi(cfg.players);
-        const Rules rules = pick_rules(cfg, rng);
-        Position pos(players, rules);
         tt.clear();
         searcher.clear();
-        std::vector<nnue::PackedSample> kept;
-        int play_plies = 0;
-        std::array<int, kColours> result{1, 1, 1};  // per colour: 0 lost, 1 drawn, 2 won
-        for (int c = players; c < kColours; ++c) result[std::size_t(c)] = 0;
-        int kind = 2;
-        while (pos.ply() < cfg.max_plies) {
-            if (pos.phase() == Phase::Play) {
-                if (pos.game_over()) {
-                    const Colour w = pos.winner();
-                    for (int c = 0; c < players; ++c) result[std::size_t(c)] = c == w ? 2 : 0;
-                    kind = 0;
-                    break;
-                }
-                if (pos.repetition_draw(3) || pos.move_count_draw()) {
-                    for (int c = 0; c < players; ++c)
-                        result[std::size_t(c)] = pos.is_in(Colour(c)) ? 1 : 0;
-                    kind = 1;
-                    break;
-                }
-                if (!has_legal_move(pos)) {  // SPEC 7: the player to move loses or is out
-                    const Colour loser = pos.to_move();
-                    result[loser] = 0;
-                    if (pos.removal_ends_game()) {
-                        const Colour w = pos.winner_over(loser);
-                        for (int c = 0; c < players; ++c)
-                            if (c != loser) result[std::size_t(c)] = c == w ? 2 : 0;
-                        kind = 0;
-                        break;
-                    }
-                    pos.eliminate_to_move();
-                    continue;
-                }
-            }
-            Move m;
-            if (pos.phase() == Phase::Play && play_plies < cfg.random_plies) {
-                MoveList legal;
-                generate_legal(pos, legal);
-                m = legal.moves[rng() % legal.size];
-            } else {
-                const Searched s = search(searcher, pos, cfg.nodes, rng() | 1);
-                m = s.best;
-                if (m.is_none()) break;  // cannot happen: legal moves were checked
-                if (pos.phase() == Phase::Play && !s.mate && !pos.is_capture(m) &&
-                    !heart_attacked(pos, pos.army(pos.to_move())))
-                    kept.push_back(nnue::pack(pos, s.score, s.depth, 1));
-            }
-            if (pos.phase() == Phase::Play) ++play_plies;
-            // A heart capture in a three-player game: the victim is out (SPEC 7).
-            const Colour victim = pos.heart_victim(m);
-            pos.do_move(m);
-            if (victim != NO_COLOUR && pos.players() == 3 && !pos.game_over()) result[victim] = 0;
-        }
-        ++decided[std::size_t(kind)];
-        for (auto& s : kept) {
-            s.result = std::uint8_t(result[s.stm]);
+        const Played g = play_game(cfg, searcher, rng);
+        ++decided[std::size_t(g.kind)];
+        for (const auto& s : g.kept) {
             if (!seen.insert(s.key).second) {
                 ++dropped_dupes;
                 continue;
