@@ -2,7 +2,8 @@
 // position, kept up to date move by move.
 //
 // An Accumulator holds, for each colour p of the game, bias + the sum of the feature
-// transformer's rows of p's active features (features.h): 3 x 128 int16. refresh() computes it
+// transformer's rows of p's active features (features.h): 3 x ft int16 (network.h), and the
+// sums of their material weights per slot (3 x 3 int32). refresh() computes it
 // from scratch; update() from the accumulator of the position one move before, by the cells
 // the move changed (their men and hearts before and after: a move, a capture, a heart taken
 // and an army changing hands alike), so a node of the search costs a few rows per perspective
@@ -17,7 +18,9 @@
 namespace klinzha::nnue {
 
 struct Accumulator {
-    alignas(64) std::int16_t v[kColours][kFt];
+    alignas(64) std::int16_t v[kColours][kMaxFt];
+    /// Per perspective p and slot s: the material weights of p's features of slot s.
+    std::int32_t material[kColours][kSlots];
     std::uint64_t key = 0;  ///< the position it was computed for (0: none)
     /// The network's output for each perspective of this position once computed (the search
     /// asks a node's evaluation more than once); kNoOutput until then.
@@ -29,10 +32,10 @@ struct Accumulator {
         const int players = pos.players();
         std::array<int, kMaxActive> f{};
         for (int p = 0; p < players; ++p) {
-            std::int16_t* acc = v[p];
-            std::copy(net.ft_bias, net.ft_bias + kFt, acc);
+            std::copy(net.ft_bias.begin(), net.ft_bias.end(), v[p]);
+            material[p][0] = material[p][1] = material[p][2] = 0;
             const int n = active_features(pos, Colour(p), f);
-            for (int k = 0; k < n; ++k) add(acc, net.ft_weight[f[std::size_t(k)]]);
+            for (int k = 0; k < n; ++k) add(net, p, f[std::size_t(k)]);
         }
         key = pos.key();
         output[0] = output[1] = output[2] = kNoOutput;
@@ -56,7 +59,10 @@ struct Accumulator {
             }
         if (popcount(changed) > 8) return false;
         const int players = pos.players();
-        std::copy(&parent.v[0][0], &parent.v[0][0] + kColours * kFt, &v[0][0]);
+        for (int p = 0; p < players; ++p) {
+            std::copy(parent.v[p], parent.v[p] + net.ft, v[p]);
+            std::copy(parent.material[p], parent.material[p] + kSlots, material[p]);
+        }
         auto owner = [](const Position::State& s, Cell sq) {
             for (int c = 0; c < kColours; ++c)
                 if (s.heart[c] == sq) return Colour(c);
@@ -68,9 +74,9 @@ struct Accumulator {
                 int f[2];
                 int n =
                     cell_features(before.board[sq], owner(before, sq), sq, Colour(p), players, f);
-                for (int k = 0; k < n; ++k) sub(v[p], net.ft_weight[f[k]]);
+                for (int k = 0; k < n; ++k) sub(net, p, f[k]);
                 n = cell_features(after.board[sq], owner(after, sq), sq, Colour(p), players, f);
-                for (int k = 0; k < n; ++k) add(v[p], net.ft_weight[f[k]]);
+                for (int k = 0; k < n; ++k) add(net, p, f[k]);
             }
         }
         key = after.key;
@@ -78,11 +84,18 @@ struct Accumulator {
         return true;
     }
 
-    static void add(std::int16_t* acc, const std::int16_t* w) {
-        for (int i = 0; i < kFt; ++i) acc[i] = std::int16_t(acc[i] + w[i]);
+    /// Adds (sub: removes) feature f to perspective p: its row and its material weight.
+    void add(const Network& net, int p, int f) {
+        const std::int16_t* w = net.row(f);
+        std::int16_t* acc = v[p];
+        for (int i = 0; i < net.ft; ++i) acc[i] = std::int16_t(acc[i] + w[i]);
+        material[p][f / (kKinds * kCells)] += net.psqt[std::size_t(f)];
     }
-    static void sub(std::int16_t* acc, const std::int16_t* w) {
-        for (int i = 0; i < kFt; ++i) acc[i] = std::int16_t(acc[i] - w[i]);
+    void sub(const Network& net, int p, int f) {
+        const std::int16_t* w = net.row(f);
+        std::int16_t* acc = v[p];
+        for (int i = 0; i < net.ft; ++i) acc[i] = std::int16_t(acc[i] - w[i]);
+        material[p][f / (kKinds * kCells)] -= net.psqt[std::size_t(f)];
     }
 };
 
@@ -94,7 +107,16 @@ inline int evaluate(const Network& net, const Accumulator& acc, const Position& 
         const Colour c = players == 2 ? Colour(1 - p) : Colour((p + k) % kColours);
         return pos.is_in(c) ? acc.v[c] : nullptr;
     };
-    return net.propagate(acc.v[p], slot(1), players == 3 ? slot(2) : nullptr);
+    // The material term: own slot minus the mean of the other slots still in (evaluate.h).
+    std::int32_t others = 0;
+    int in = 0;
+    for (int k = 1; k < players; ++k)
+        if (slot(k)) {
+            others += acc.material[p][k];
+            ++in;
+        }
+    const std::int32_t material = acc.material[p][0] - (in ? others / in : 0);
+    return net.propagate(acc.v[p], slot(1), players == 3 ? slot(2) : nullptr, material);
 }
 
 }  // namespace klinzha::nnue

@@ -5,15 +5,28 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <vector>
 
 namespace klinzha::nnue {
 
-static_assert(Network::kFileBytes == 510396, "the .nnue file's size (network.h)");
+Network::Network(int ft_width, int l1_width)
+    : ft(ft_width),
+      l1(l1_width),
+      ft_bias(std::size_t(ft_width)),
+      ft_weight(std::size_t(kInputs) * std::size_t(ft_width)),
+      psqt(std::size_t(kInputs)),
+      l1_bias(std::size_t(l1_width)),
+      l1_weight(std::size_t(l1_width) * std::size_t(kSlots * ft_width)),
+      out_weight(std::size_t(l1_width)) {}
+
+std::size_t Network::file_bytes(std::uint32_t version, int ft, int l1) {
+    const auto f = std::size_t(ft), h = std::size_t(l1);
+    return 4 + 4 * 4 + 4 + 2 * f + 2 * std::size_t(kInputs) * f +
+           (version >= 2 ? 4 * std::size_t(kInputs) : 0) + 4 * h + h * kSlots * f + 4 + h;
+}
 
 std::variant<std::unique_ptr<Network>, std::string> Network::read(const std::uint8_t* data,
                                                                   std::size_t size) {
-    if (size < 8 || std::memcmp(data, "KZNN", 4) != 0)
+    if (size < 24 || std::memcmp(data, "KZNN", 4) != 0)
         return std::string("not a klinzha network (no KZNN at its start)");
     std::size_t at = 4;
     auto u32 = [&] {
@@ -23,29 +36,37 @@ std::variant<std::unique_ptr<Network>, std::string> Network::read(const std::uin
         return v;
     };
     const std::uint32_t version = u32();
-    if (version != kVersion)
-        return "network version " + std::to_string(version) + ", this build reads " +
+    if (version != 1 && version != kVersion)
+        return "network version " + std::to_string(version) + ", this build reads 1 and " +
                std::to_string(kVersion);
-    if (size != kFileBytes)
-        return "a network file of " + std::to_string(size) + " bytes; this shape needs " +
-               std::to_string(kFileBytes);
     const std::uint32_t in = u32(), ft = u32(), l1 = u32();
-    if (in != std::uint32_t(kInputs) || ft != std::uint32_t(kFt) || l1 != std::uint32_t(kL1))
+    if (in != std::uint32_t(kInputs) || ft < 8 || ft > std::uint32_t(kMaxFt) || ft % 8 != 0 ||
+        l1 < 1 || l1 > std::uint32_t(kMaxL1))
         return "a network of shape " + std::to_string(in) + "x" + std::to_string(ft) + "x" +
-               std::to_string(l1) + "; this build reads " + std::to_string(kInputs) + "x" +
-               std::to_string(kFt) + "x" + std::to_string(kL1);
-    auto net = std::make_unique<Network>();
-    auto take = [&](void* dst, std::size_t n) {
-        std::memcpy(dst, data + at, n);
+               std::to_string(l1) + "; this build reads " + std::to_string(kInputs) +
+               " inputs, a feature transformer of 8.." + std::to_string(kMaxFt) +
+               " (a multiple of 8) and a hidden layer of 1.." + std::to_string(kMaxL1);
+    const std::size_t want = file_bytes(version, int(ft), int(l1));
+    if (size != want)
+        return "a network file of " + std::to_string(size) + " bytes; version " +
+               std::to_string(version) + " of shape " + std::to_string(in) + "x" +
+               std::to_string(ft) + "x" + std::to_string(l1) + " needs " + std::to_string(want);
+    auto net = std::make_unique<Network>(int(ft), int(l1));
+    auto take = [&](auto& vec) {
+        const std::size_t n = vec.size() * sizeof vec[0];
+        std::memcpy(vec.data(), data + at, n);
         at += n;
     };
-    take(&net->cp_scale, 4);
-    take(net->ft_bias, sizeof net->ft_bias);
-    take(net->ft_weight, sizeof net->ft_weight);
-    take(net->l1_bias, sizeof net->l1_bias);
-    take(net->l1_weight, sizeof net->l1_weight);
-    take(&net->out_bias, 4);
-    take(net->out_weight, sizeof net->out_weight);
+    std::memcpy(&net->cp_scale, data + at, 4);
+    at += 4;
+    take(net->ft_bias);
+    take(net->ft_weight);
+    if (version >= 2) take(net->psqt);
+    take(net->l1_bias);
+    take(net->l1_weight);
+    std::memcpy(&net->out_bias, data + at, 4);
+    at += 4;
+    take(net->out_weight);
     if (net->cp_scale <= 0 || net->cp_scale > 100000)
         return "cp_scale " + std::to_string(net->cp_scale) + " is out of range";
     return net;
@@ -61,32 +82,33 @@ std::variant<std::unique_ptr<Network>, std::string> Network::read_file(const std
     return r;
 }
 
-int Network::propagate(const std::int16_t* own, const std::int16_t* next,
-                       const std::int16_t* after) const {
+int Network::propagate(const std::int16_t* own, const std::int16_t* next, const std::int16_t* after,
+                       std::int32_t material) const {
     // Clipped ReLU of the slots, as bytes 0..127 (written so the compiler vectorises it).
-    alignas(64) std::uint8_t x[kL1In];
+    alignas(64) std::uint8_t x[kSlots * kMaxFt];
     const std::int16_t* slots[kSlots] = {own, next, after};
     for (int s = 0; s < kSlots; ++s) {
-        std::uint8_t* dst = x + s * kFt;
+        std::uint8_t* dst = x + s * ft;
         if (!slots[s]) {
-            std::memset(dst, 0, kFt);
+            std::memset(dst, 0, std::size_t(ft));
             continue;
         }
-        for (int i = 0; i < kFt; ++i) dst[i] = std::uint8_t(std::clamp<int>(slots[s][i], 0, 127));
+        for (int i = 0; i < ft; ++i) dst[i] = std::uint8_t(std::clamp<int>(slots[s][i], 0, 127));
     }
     // Only the slots that hold something (two players: never the third): the rest is zero.
-    const int used = after ? kL1In : next ? 2 * kFt : kFt;
+    const int width = kSlots * ft;
+    const int used = after ? width : next ? 2 * ft : ft;
     std::int32_t out = out_bias;
-    for (int j = 0; j < kL1; ++j) {
+    for (int j = 0; j < l1; ++j) {
         std::int32_t sum = 0;
-        const std::int8_t* w = l1_weight[j];
+        const std::int8_t* w = l1_weight.data() + std::size_t(j) * std::size_t(width);
         // int16 products summed in int32: the multiply-add pattern (pmaddwd) the compiler
         // vectorises.
         for (int i = 0; i < used; ++i) sum += std::int16_t(x[i]) * std::int16_t(w[i]);
-        const int h = std::clamp((sum + l1_bias[j] + 32) >> 6, 0, 127);  // rounded
-        out += h * out_weight[j];
+        const int h = std::clamp((sum + l1_bias[std::size_t(j)] + 32) >> 6, 0, 127);  // rounded
+        out += h * out_weight[std::size_t(j)];
     }
-    return int(std::int64_t(out) * cp_scale / (127 * 64));
+    return int((std::int64_t(out) + material) * cp_scale / (127 * 64));
 }
 
 }  // namespace klinzha::nnue

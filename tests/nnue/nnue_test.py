@@ -4,7 +4,10 @@
     nnue_test.py <build dir>
 
 1. klinzha-gen plays a few fast games: a tiny data set in the format of eval/nnue/sample.h.
-2. tools/nnue/train.py trains on it for a few epochs (seconds) and writes a .nnue; the loss
+2. A fresh net (the material term initialised from the piece values) evaluates each position
+   as the material count does, computed here from the board; its piece values are those of
+   eval/weights.h. tools/nnue/shuffle.py deduplicates and splits the data.
+   tools/nnue/train.py trains on it for a few epochs (seconds) and writes a .nnue; the loss
    falls, and the quantised network's outputs match the float model's within a tolerance.
 3. klinzha, given that file (EvalFile, Use NNUE), evaluates each position (the protocol's
    `eval`): its output equals the trainer's own integer inference of network.h, written
@@ -22,6 +25,7 @@ import numpy as np
 import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+WEIGHTS = os.path.join(HERE, '..', '..', 'eval', 'weights.h')
 sys.path.insert(0, os.path.join(HERE, '..', '..', 'tools', 'nnue'))
 import train  # noqa: E402
 
@@ -57,6 +61,41 @@ def fen_of(rec):
            f"{rec['halfmove']} 1"
 
 
+def material_count(rec):
+    """The material standing of the player to move, centi-pawns, from the board alone: its
+    men's piece values minus the mean of each other colour's still in (evaluate.h)."""
+    values = [int(v) for v in re.findall(r'^\s*(\d+),\s*// (?:queen|rook|bishop|knight|pawn|wall)$',
+                                         open(WEIGHTS).read(), re.M)]
+    out = []
+    for r in rec:
+        per = [0, 0, 0]
+        for m in r['board']:
+            if m != 0xFF:
+                per[m >> 3] += values[m & 7]
+        stm, n = int(r['stm']), int(r['players'])
+        others = [per[c] for c in range(n) if c != stm and not (int(r['out']) >> c) & 1]
+        out.append(per[stm] - (sum(others) / len(others) if others else 0))
+    return np.array(out), values
+
+
+def check_material_init(a):
+    """A fresh net is the material count (the PSQT initialisation of issue 27)."""
+    rows = a[:300]
+    expected, values = material_count(rows)
+    check(tuple(values) == train.PIECE_VALUES,
+          f'train.py\'s piece values {train.PIECE_VALUES} are eval/weights.h\'s {tuple(values)}')
+    feats, mask = train.features(rows)
+    net = train.Net(16, 8)
+    with torch.no_grad():
+        got = (net(torch.from_numpy(feats), torch.from_numpy(mask)) * train.CP_SCALE).numpy()
+    diff = np.abs(got - expected)
+    check(diff.max() < 0.5 and np.abs(expected).max() > 100,
+          f'a fresh net evaluates as the material count (max |diff| {diff.max():.2f} cp over '
+          f'{len(rows)} positions, |material| up to {np.abs(expected).max():.0f} cp)')
+    qd = np.abs(train.quantised_eval(train.quantise(net), feats, mask) - expected)
+    check(qd.max() <= 2, f'and so does its quantisation (max |diff| {qd.max():.1f} cp)')
+
+
 def main():
     build = sys.argv[1]
     work = tempfile.mkdtemp()
@@ -77,10 +116,23 @@ def main():
     check(len(a) > 100, f'klinzha-gen wrote a tiny data set ({len(a)} positions)')
 
     torch.set_num_threads(1)
-    args = train.argparse.Namespace(data=[data], output=net_path, epochs=6, lam=0.75, lr=3e-3,
-                                    batch=256, max_positions=0, seed=1, init='', threads=1)
+    check_material_init(a)
+    fit_path, held_path = os.path.join(work, 'fit.bin'), os.path.join(work, 'held.bin')
+    subprocess.run([sys.executable, os.path.join(HERE, '..', '..', 'tools', 'nnue', 'shuffle.py'),
+                    data, again, '-o', fit_path, '--held-out', held_path, '--held-out-share',
+                    '0.2'], check=True, stdout=subprocess.DEVNULL)
+    fit, held = np.fromfile(fit_path, dtype=train.DTYPE), np.fromfile(held_path, dtype=train.DTYPE)
+    check(len(fit) + len(held) == len(np.unique(a['key'])) and
+          not np.isin(held['key'], fit['key']).any(),
+          f'shuffle.py: each position once ({len(fit)} + {len(held)} held out)')
+    args = train.argparse.Namespace(data=[fit_path], output=net_path, ft=16, l1=8, epochs=6,
+                                    lam=0.75, lr=3e-3, lr_decay=0.9, patience=6, batch=256,
+                                    held_out=held_path, max_positions=0, seed=1, init='',
+                                    threads=1)
     net, q, feats, mask = train.train(args)
-    check(os.path.getsize(net_path) == 510396, 'the .nnue file has the size of network.h')
+    # 24 header + 2*16 + 2*1944*16 + 4*1944 + 4*8 + 8*48 + 4 + 8 (network.h's layout)
+    check(os.path.getsize(net_path) == 70468,
+          'the .nnue file has the size of network.h (version 2, 16 x 8)')
     with torch.no_grad():
         fl = (net(torch.from_numpy(feats), torch.from_numpy(mask)) * train.CP_SCALE).numpy()
     qu = train.quantised_eval(q, feats, mask)
@@ -100,7 +152,8 @@ def main():
     errors = [l for l in out.splitlines() if 'error' in l]
     check(not errors, 'the engine takes the network and every position: ' + '; '.join(errors[:3]))
     got = [int(m) for m in re.findall(r'Evaluation for the player to move \(NNUE\): (-?\d+) cp', out)]
-    expected = train.quantised_eval(q, feats[rows], mask[rows])
+    fa, ma = train.features(a[rows])
+    expected = train.quantised_eval(q, fa, ma)
     check(len(got) == len(rows), f'the engine evaluated {len(got)} of {len(rows)} positions')
     same = sum(1 for g, e in zip(got, expected) if g == e)
     if same != len(rows):

@@ -50,15 +50,15 @@ namespace {
 struct GenConfig {
     int games = 100;
     std::uint64_t nodes = 5000;
-    int depth = 0;  // plies, 0: nodes alone
+    int depth = 0;                // plies, 0: nodes alone
     std::string players = "mix";  // 2, 3 or mix (two in three games of four)
     std::uint64_t seed = 1;
     int random_plies = 2;
-    int multipv = 1;           // moves among which the next multipv_plies plies choose
-    int multipv_plies = 0;     // plies of play after the random ones that do so
-    int multipv_margin = 50;   // centi-pawns below the best a chosen move may score
+    int multipv = 1;                // moves among which the next multipv_plies plies choose
+    int multipv_plies = 0;          // plies of play after the random ones that do so
+    int multipv_margin = 50;        // centi-pawns below the best a chosen move may score
     std::string setup = "planner";  // planner, random or mix
-    std::string options = "mix";  // default: the default rules; mix: common options too
+    std::string options = "mix";    // default: the default rules; mix: common options too
     int hash_mib = 16;
     int max_plies = 600;  // a longer game is adjudicated a draw
 };
@@ -107,8 +107,8 @@ Searched search(Searcher& searcher, const Position& pos, const GenConfig& cfg, i
     SearchSettings settings;  // vary_setup: the planner's random variety among setups
     settings.setup_seed = setup_seed;
     settings.multipv = multipv;
-    settings.planner.judged = 0;        // the quick planner: data need varied setups, not the
-    settings.planner.variety_cp = 60;   // best ones (SetupSearch's judging is what costs)
+    settings.planner.judged = 0;       // the quick planner: data need varied setups, not the
+    settings.planner.variety_cp = 60;  // best ones (SetupSearch's judging is what costs)
     Searched out;
     SearchCallbacks cb{[&](const SearchInfo& i) {
                            if (i.pv.empty()) return;
@@ -206,8 +206,8 @@ Played play_game(const GenConfig& cfg, Searcher& searcher, std::mt19937_64& rng)
             (pos.phase() == Phase::Place && random_setup)) {
             m = random_move(pos, rng);
         } else {
-            const bool varied = play && cfg.multipv > 1 &&
-                                play_plies < cfg.random_plies + cfg.multipv_plies;
+            const bool varied =
+                play && cfg.multipv > 1 && play_plies < cfg.random_plies + cfg.multipv_plies;
             const Searched s = search(searcher, pos, cfg, varied ? cfg.multipv : 1, rng() | 1);
             if (s.best.is_none()) break;  // cannot happen: legal moves were checked
             m = pick(s, varied, cfg, rng);
@@ -248,9 +248,8 @@ int main(int argc, char** argv) {
         "centi-pawns below the best a varied pick may score")(
         "setup", po::value<std::string>(&cfg.setup)->default_value("planner"),
         "planner (the quick planner, varied), random (uniform placements) or mix (either, "
-        "per game)")(
-        "seed", po::value<std::uint64_t>(&cfg.seed)->default_value(1),
-        "seed of the random plies and rules (use one per shard)")(
+        "per game)")("seed", po::value<std::uint64_t>(&cfg.seed)->default_value(1),
+                     "seed of the random plies and rules (use one per shard)")(
         "random-plies", po::value<int>(&cfg.random_plies)->default_value(2),
         "uniformly random plies at the start of play")(
         "options", po::value<std::string>(&cfg.options)->default_value("mix"),
@@ -281,9 +280,10 @@ int main(int argc, char** argv) {
         (cfg.setup != "planner" && cfg.setup != "random" && cfg.setup != "mix") ||
         (cfg.players != "2" && cfg.players != "3" && cfg.players != "mix") ||
         (cfg.options != "default" && cfg.options != "mix")) {
-        std::cerr << "klinzha-gen: needs --out FILE; --games, --nodes, --hash >= 1; "
-                     "--players 2|3|mix; --options default|mix; --setup planner|random|mix; --depth, "
-                     "--multipv-plies >= 0; --multipv >= 1 (try --help)\n";
+        std::cerr
+            << "klinzha-gen: needs --out FILE; --games, --nodes, --hash >= 1; "
+               "--players 2|3|mix; --options default|mix; --setup planner|random|mix; --depth, "
+               "--multipv-plies >= 0; --multipv >= 1 (try --help)\n";
         return 2;
     }
     std::ofstream out(out_path, std::ios::binary | std::ios::app);

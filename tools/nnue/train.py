@@ -1,22 +1,29 @@
 #!/usr/bin/env python3
 """tools/nnue/train.py: trains klinzha's evaluation network on self-play data, on the CPU.
 
-    train.py DATA... -o NET.nnue [--epochs N] [--lambda L] [--lr LR] [--batch B]
+    train.py DATA... -o NET.nnue [--ft W] [--l1 H] [--epochs N] [--lambda L] [--lr LR]
+                     [--lr-decay G] [--patience P] [--batch B] [--held-out FILE]
                      [--max-positions N] [--seed S] [--init NET.nnue] [--threads T]
 
 DATA: files of klinzha-gen (eval/nnue/sample.h: 104-byte records). The network is the one of
-eval/nnue/network.h: features (eval/nnue/features.h) -> 128 per perspective -> the three slots'
-clipped accumulators (384) -> 32 -> 1, the perspective's standing. The loss mixes the search's
+eval/nnue/network.h: features (eval/nnue/features.h) -> W per perspective -> the three slots'
+clipped accumulators (3 W) -> H -> 1, plus the material term (one weight per feature, own slot
+minus the mean of the others), the perspective's standing. The material term starts at the
+tuned piece values of eval/weights.h and the output layer at zero, so a fresh net evaluates
+as the material count (Fairy-Stockfish's PSQT initialisation). The loss mixes the search's
 score and the game's result, both as win probabilities (Stockfish's lambda):
 
     target = lambda * sigmoid(score / S) + (1 - lambda) * result,   pred = sigmoid(cp / S)
 
 with S fitted to the data first (the scale at which the scores best predict the results).
 The quantisation (network.h) is emulated while training by keeping the dense weights where
-int8 with scale 64 can hold them. The output file is the .nnue of network.h; training prints
-the loss per epoch on the data and on a held-out tenth (deduplicated by position key first).
-Needs Debian's python3-torch and python3-numpy. Errors: unreadable data, no positions.
-Source: the NNUE of Stockfish (Nasu 2018) and its trainer's loss (nnue-pytorch).
+int8 with scale 64 can hold them. Training runs up to N epochs over the shuffled data, the
+learning rate times G after each, and stops when the held-out loss has not improved for P
+epochs; the network written is the one of the best held-out loss. The held-out set is FILE
+(tools/nnue/shuffle.py writes one apart), else a tenth of the data (deduplicated by position
+key first). Needs Debian's python3-torch and python3-numpy. Errors: unreadable data, no
+positions, a shape network.h cannot hold.
+Source: the NNUE of Stockfish (Nasu 2018) and its trainer's loss (nnue-pytorch); issue 27.
 """
 import argparse
 import math
@@ -35,10 +42,15 @@ assert DTYPE.itemsize == 104
 KINDS, SLOTS, CELLS = 8, 3, 81
 INPUTS = SLOTS * KINDS * CELLS  # 1944
 PAD = INPUTS                    # the embedding row of "no feature"
-FT, L1 = 128, 32
+FT, L1 = 32, 32                 # the default widths (--ft, --l1)
+MAX_FT, MAX_L1 = 256, 64        # network.h's kMaxFt, kMaxL1
 MAX_ACTIVE = 30
 CP_SCALE = 300                  # centi-pawns per unit of the float output
-VERSION = 1
+VERSION = 2
+SLOT_SIZE = KINDS * CELLS       # features of one slot: feature // SLOT_SIZE is its slot
+# The tuned piece values of eval/weights.h (queen rook bishop knight pawn wall), centi-pawns:
+# the material term's start. tests/nnue/nnue_test.py checks they match that file.
+PIECE_VALUES = (347, 243, 400, 415, 27, 244)
 
 
 # -- The board (SPEC 1), built here from its definition, not from klinzha's tables ---------
@@ -97,8 +109,16 @@ def perspectives(stm, players):
     return np.stack([p0, p1, p2], axis=1)
 
 
-def features(a):
-    """Feature indices [N, 3, 30] (PAD for none) and slot masks [N, 3] of records a."""
+def features(a, chunk=200000):
+    """Feature indices [N, 3, 30] (int16; PAD for none) and slot masks [N, 3] of records a,
+    computed a chunk at a time (the int64 work arrays of all records would not fit)."""
+    parts = [features_of(a[i:i + chunk]) for i in range(0, len(a), chunk)] or [features_of(a)]
+    return (np.concatenate([f for f, _ in parts]).astype(np.int16),
+            np.concatenate([m for _, m in parts]))
+
+
+def features_of(a):
+    """features() of a few records, as int64."""
     n = len(a)
     board = a['board'].astype(np.int64)
     hearts = a['heart'].astype(np.int64)
@@ -136,28 +156,57 @@ def features(a):
 
 
 class Net(nn.Module):
-    def __init__(self):
+    """The float model of network.h: ft per perspective, l1 hidden, the material term."""
+
+    def __init__(self, ft=FT, l1=L1):
         super().__init__()
-        self.ft = nn.Embedding(INPUTS + 1, FT, padding_idx=PAD)
-        self.ft_bias = nn.Parameter(torch.zeros(FT))
-        self.l1 = nn.Linear(SLOTS * FT, L1)
-        self.out = nn.Linear(L1, 1)
+        self.ft_width, self.l1_width = ft, l1
+        self.ft = nn.Embedding(INPUTS + 1, ft, padding_idx=PAD)
+        self.ft_bias = nn.Parameter(torch.zeros(ft))
+        self.psqt = nn.Embedding(INPUTS + 1, 1, padding_idx=PAD)
+        self.l1 = nn.Linear(SLOTS * ft, l1)
+        self.out = nn.Linear(l1, 1)
         nn.init.normal_(self.ft.weight, 0.0, 0.05)
         with torch.no_grad():
             self.ft.weight[PAD].zero_()
             self.ft_bias.fill_(0.3)
+            self.psqt.weight.copy_(torch.from_numpy(material_init()))
+            self.out.weight.zero_()   # a fresh net is its material term
+            self.out.bias.zero_()
+
+    def material(self, feats, mask):
+        """The material term of the own perspective's features [B, 30] (float units)."""
+        own = feats[:, 0, :]
+        vals = self.psqt(own).squeeze(-1)                          # [B, 30]
+        slot = torch.div(own, SLOT_SIZE, rounding_mode='floor')    # PAD: slot 3
+        s = [(vals * (slot == k)).sum(dim=1) for k in range(3)]
+        n = mask[:, 1] + mask[:, 2]
+        others = (s[1] * mask[:, 1] + s[2] * mask[:, 2]) / torch.clamp(n, min=1.0)
+        return s[0] - others
 
     def forward(self, feats, mask):
-        acc = self.ft(feats).sum(dim=2) + self.ft_bias           # [B, 3, 128]
+        feats = feats.long()
+        acc = self.ft(feats).sum(dim=2) + self.ft_bias           # [B, 3, ft]
         x = torch.clamp(acc, 0.0, 1.0) * mask[:, :, None]
         h = torch.clamp(self.l1(x.reshape(x.shape[0], -1)), 0.0, 1.0)
-        return self.out(h).squeeze(1)                            # in units of CP_SCALE cp
+        return self.out(h).squeeze(1) + self.material(feats, mask)  # units of CP_SCALE cp
 
     def clip(self):
         """Keeps the dense weights where int8 with scale 64 holds them (network.h)."""
         with torch.no_grad():
             self.l1.weight.clamp_(-127 / 64, 127 / 64)
             self.out.weight.clamp_(-127 / 64, 127 / 64)
+
+
+def material_init():
+    """The material term's weights [INPUTS + 1, 1]: each man's piece value in float units
+    (any slot: the slots' combination gives the sign), hearts and PAD zero."""
+    w = np.zeros((INPUTS + 1, 1), dtype=np.float32)
+    for f in range(INPUTS):
+        kind = (f // CELLS) % KINDS
+        if kind < len(PIECE_VALUES):
+            w[f, 0] = PIECE_VALUES[kind] / CP_SCALE
+    return w
 
 
 def load(paths, max_positions=0):
@@ -189,10 +238,11 @@ def fit_scale(score, result):
 
 def quantise(net):
     """The integers of network.h from the float model."""
-    q = {}
+    q = {'ft': net.ft_width, 'l1': net.l1_width}
     ft_w = net.ft.weight.detach().numpy()[:INPUTS]
     q['ft_bias'] = np.round(net.ft_bias.detach().numpy() * 127).astype(np.int16)
     q['ft_weight'] = np.clip(np.round(ft_w * 127), -32767, 32767).astype(np.int16)
+    q['psqt'] = np.round(net.psqt.weight.detach().numpy()[:INPUTS, 0] * 127 * 64).astype(np.int32)
     q['l1_bias'] = np.round(net.l1.bias.detach().numpy() * 127 * 64).astype(np.int32)
     q['l1_weight'] = np.clip(np.round(net.l1.weight.detach().numpy() * 64), -127, 127).astype(np.int8)
     q['out_bias'] = np.int32(round(float(net.out.bias.detach().numpy()[0]) * 127 * 64))
@@ -201,89 +251,147 @@ def quantise(net):
 
 
 def write_nnue(path, q):
+    """Writes q (quantise()) as a version-2 .nnue file (network.h)."""
     with open(path, 'wb') as f:
         f.write(b'KZNN')
-        f.write(struct.pack('<IIIIi', VERSION, INPUTS, FT, L1, CP_SCALE))
+        f.write(struct.pack('<IIIIi', VERSION, INPUTS, q['ft'], q['l1'], CP_SCALE))
         f.write(q['ft_bias'].astype('<i2').tobytes())
         f.write(q['ft_weight'].astype('<i2').tobytes())
+        f.write(q['psqt'].astype('<i4').tobytes())
         f.write(q['l1_bias'].astype('<i4').tobytes())
         f.write(q['l1_weight'].astype('i1').tobytes())
         f.write(struct.pack('<i', int(q['out_bias'])))
         f.write(q['out_weight'].astype('i1').tobytes())
 
 
+def file_bytes(version, ft, l1):
+    """The size of a .nnue file (network.h, Network::file_bytes)."""
+    return (24 + 2 * ft + 2 * INPUTS * ft + (4 * INPUTS if version >= 2 else 0) + 4 * l1
+            + l1 * SLOTS * ft + 4 + l1)
+
+
 def read_nnue(path):
+    """q (as quantise()) and cp_scale of a version 1 or 2 .nnue file; exits on a bad one."""
     b = open(path, 'rb').read()
     if b[:4] != b'KZNN':
         sys.exit(f'{path}: not a klinzha network')
     version, inputs, ft, l1, scale = struct.unpack('<IIIIi', b[4:24])
-    if (version, inputs, ft, l1) != (VERSION, INPUTS, FT, L1):
-        sys.exit(f'{path}: shape {inputs}x{ft}x{l1} version {version}, expected {INPUTS}x{FT}x{L1}')
+    if version not in (1, 2) or inputs != INPUTS or len(b) != file_bytes(version, ft, l1):
+        sys.exit(f'{path}: version {version} shape {inputs}x{ft}x{l1}, {len(b)} bytes: '
+                 f'not a network this trainer reads')
     at = 24
+
     def take(dtype, count):
         nonlocal at
         arr = np.frombuffer(b, dtype=dtype, count=count, offset=at)
         at += arr.nbytes
         return arr
-    q = {'ft_bias': take('<i2', FT), 'ft_weight': take('<i2', INPUTS * FT).reshape(INPUTS, FT),
-         'l1_bias': take('<i4', L1), 'l1_weight': take('i1', L1 * SLOTS * FT).reshape(L1, SLOTS * FT)}
+    q = {'ft': ft, 'l1': l1, 'ft_bias': take('<i2', ft),
+         'ft_weight': take('<i2', INPUTS * ft).reshape(INPUTS, ft)}
+    q['psqt'] = take('<i4', INPUTS) if version >= 2 else np.zeros(INPUTS, dtype=np.int32)
+    q['l1_bias'] = take('<i4', l1)
+    q['l1_weight'] = take('i1', l1 * SLOTS * ft).reshape(l1, SLOTS * ft)
     q['out_bias'] = np.frombuffer(b, dtype='<i4', count=1, offset=at)[0]
     at += 4
-    q['out_weight'] = take('i1', L1)
+    q['out_weight'] = take('i1', l1)
     return q, scale
 
 
 def quantised_eval(q, feats, mask, scale=CP_SCALE):
-    """The integer inference of network.h (Network::propagate), in numpy: centi-pawns."""
-    w = np.concatenate([q['ft_weight'].astype(np.int64), np.zeros((1, FT), dtype=np.int64)])
-    acc = q['ft_bias'].astype(np.int64)[None, None, :] + w[feats].sum(axis=2)   # [N, 3, 128]
+    """The integer inference of network.h (Network::propagate and evaluate() of
+    accumulator.h), in numpy, written apart from the engine: centi-pawns."""
+    feats = feats.astype(np.int64)
+    ft = q['ft']
+    w = np.concatenate([q['ft_weight'].astype(np.int64), np.zeros((1, ft), dtype=np.int64)])
+    acc = q['ft_bias'].astype(np.int64)[None, None, :] + w[feats].sum(axis=2)   # [N, 3, ft]
     acc = acc.astype(np.int16).astype(np.int64)  # int16 wrap, as the accumulator
     x = np.clip(acc, 0, 127) * mask[:, :, None].astype(np.int64)
     x = x.reshape(len(x), -1)
     s = x @ q['l1_weight'].astype(np.int64).T + q['l1_bias'].astype(np.int64)[None, :]
     h = np.clip((s + 32) >> 6, 0, 127)  # rounded, as network.cpp
     out = int(q['out_bias']) + h @ q['out_weight'].astype(np.int64)
+    # The material term: own slot minus the mean of the other slots in, C++ integer division.
+    pw = np.concatenate([q['psqt'].astype(np.int64), [0]])
+    own = feats[:, 0, :]
+    slot = own // SLOT_SIZE
+    per = [np.where(slot == k, pw[own], 0).sum(axis=1) for k in range(3)]
+    m = mask.astype(np.int64)
+    n = m[:, 1] + m[:, 2]
+    others = per[1] * m[:, 1] + per[2] * m[:, 2]
+    mean = np.sign(others) * (np.abs(others) // np.maximum(n, 1))
+    out = out + per[0] - mean
     v = out * scale
     return (np.sign(v) * (np.abs(v) // (127 * 64))).astype(np.int64)  # C++ division truncates
 
 
+def load_net(net, q):
+    """Sets the float model net from q (read_nnue)."""
+    with torch.no_grad():
+        net.ft.weight[:INPUTS] = torch.from_numpy(q['ft_weight'].astype(np.float32) / 127)
+        net.ft_bias[:] = torch.from_numpy(q['ft_bias'].astype(np.float32) / 127)
+        net.psqt.weight[:INPUTS, 0] = torch.from_numpy(q['psqt'].astype(np.float32) / (127 * 64))
+        net.l1.weight[:] = torch.from_numpy(q['l1_weight'].astype(np.float32) / 64)
+        net.l1.bias[:] = torch.from_numpy(q['l1_bias'].astype(np.float32) / (127 * 64))
+        net.out.weight[0] = torch.from_numpy(q['out_weight'].astype(np.float32) / 64)
+        net.out.bias[0] = float(q['out_bias']) / (127 * 64)
+
+
 def train(args):
+    """Trains by args (main()'s options); returns the best net (float), its quantisation,
+    and the held-out features and masks (for the checks of tests/nnue)."""
     torch.manual_seed(args.seed)
     np.random.seed(args.seed)
     if args.threads:
         torch.set_num_threads(args.threads)
+    if not (8 <= args.ft <= MAX_FT and args.ft % 8 == 0 and 1 <= args.l1 <= MAX_L1):
+        sys.exit(f'train.py: --ft must be a multiple of 8 in 8..{MAX_FT}, --l1 in 1..{MAX_L1}')
     a = load(args.data, args.max_positions)
+    if args.held_out:
+        h = load([args.held_out])
+        h = h[~np.isin(h['key'], a['key'])]    # no position in both sets
+        if len(h) == 0:
+            sys.exit('train.py: the held-out set has no position apart from the data')
+        a = np.concatenate([a, h])
+        hold = np.arange(len(a) - len(h), len(a))
+        fit = np.arange(len(a) - len(h))
+    else:
+        idx = np.random.permutation(len(a))
+        hold = idx[: max(1, len(a) // 10)]
+        fit = idx[len(hold):] if len(a) > 1 else idx
     score = a['score'].astype(np.float64)
     result = a['result'].astype(np.float64) / 2
-    S = fit_scale(score, result)
-    print(f'positions {len(a)} (three players {np.mean(a["players"] == 3):.0%}), '
-          f'sigmoid scale S = {S}', flush=True)
+    S = fit_scale(score[fit], result[fit])
+    print(f'positions {len(fit)} + held out {len(hold)} (three players '
+          f'{np.mean(a["players"] == 3):.0%}), sigmoid scale S = {S}, net {args.ft}x{args.l1}, '
+          f'lambda {args.lam}', flush=True)
     feats, mask = features(a)
     target = args.lam / (1 + np.exp(-score / S)) + (1 - args.lam) * result
-    idx = np.random.permutation(len(a))
-    hold = idx[: max(1, len(a) // 10)]
-    fit = idx[len(hold):] if len(a) > 1 else idx
     F = torch.from_numpy(feats)
     M = torch.from_numpy(mask)
     T = torch.from_numpy(target.astype(np.float32))
-    net = Net()
+    net = Net(args.ft, args.l1)
     if args.init:
         q, _ = read_nnue(args.init)
-        with torch.no_grad():
-            net.ft.weight[:INPUTS] = torch.from_numpy(q['ft_weight'].astype(np.float32) / 127)
-            net.ft_bias[:] = torch.from_numpy(q['ft_bias'].astype(np.float32) / 127)
-            net.l1.weight[:] = torch.from_numpy(q['l1_weight'].astype(np.float32) / 64)
-            net.l1.bias[:] = torch.from_numpy(q['l1_bias'].astype(np.float32) / (127 * 64))
-            net.out.weight[0] = torch.from_numpy(q['out_weight'].astype(np.float32) / 64)
-            net.out.bias[0] = float(q['out_bias']) / (127 * 64)
+        if (q['ft'], q['l1']) != (args.ft, args.l1):
+            sys.exit(f'train.py: --init is {q["ft"]}x{q["l1"]}, the net {args.ft}x{args.l1}')
+        load_net(net, q)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
-    sched = torch.optim.lr_scheduler.StepLR(opt, step_size=max(1, args.epochs // 3), gamma=0.3)
+    sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=args.lr_decay)
 
     def loss_on(rows):
         pred = torch.sigmoid(net(F[rows], M[rows]) * CP_SCALE / S)
         return torch.mean((pred - T[rows]) ** 2)
 
-    for epoch in range(args.epochs):
+    def held_loss():
+        net.eval()
+        with torch.no_grad():
+            parts = [float(loss_on(torch.from_numpy(hold[i:i + 65536]))) * len(hold[i:i + 65536])
+                     for i in range(0, len(hold), 65536)]
+        return sum(parts) / len(hold)
+
+    best = (held_loss(), 0, quantise(net), {k: v.clone() for k, v in net.state_dict().items()})
+    print(f'epoch 0  held-out loss {best[0]:.5f} (the material term alone)', flush=True)
+    for epoch in range(1, args.epochs + 1):
         net.train()
         perm = fit[np.random.permutation(len(fit))]
         total, batches = 0.0, 0
@@ -297,33 +405,43 @@ def train(args):
             total += float(loss)
             batches += 1
         sched.step()
-        net.eval()
-        with torch.no_grad():
-            held = float(loss_on(torch.from_numpy(hold)))
-        print(f'epoch {epoch + 1}/{args.epochs}  train loss {total / max(batches, 1):.5f}  '
+        held = held_loss()
+        print(f'epoch {epoch}/{args.epochs}  train loss {total / max(batches, 1):.5f}  '
               f'held-out loss {held:.5f}', flush=True)
-        # Written after every epoch, so an interrupted run leaves a usable network.
-        write_nnue(args.output, quantise(net))
-    q = quantise(net)
+        if held < best[0]:
+            best = (held, epoch, quantise(net), {k: v.clone() for k, v in net.state_dict().items()})
+            # Written at each improvement, so an interrupted run leaves a usable network.
+            write_nnue(args.output, best[2])
+        elif epoch - best[1] >= args.patience:
+            print(f'no better held-out loss for {args.patience} epochs: stopped', flush=True)
+            break
+    net.load_state_dict(best[3])
+    q = best[2]
     write_nnue(args.output, q)
     # The quantised network against the float model on held-out positions.
     rows = hold[:2000]
     with torch.no_grad():
         fl = (net(F[rows], M[rows]) * CP_SCALE).numpy()
     qu = quantised_eval(q, feats[rows], mask[rows])
-    print(f'wrote {args.output}; quantised vs float on {len(rows)} positions: '
-          f'mean |diff| {np.mean(np.abs(qu - fl)):.1f} cp, max {np.max(np.abs(qu - fl)):.1f} cp, '
-          f'mean |score| {np.mean(np.abs(fl)):.0f} cp', flush=True)
-    return net, q, feats, mask
+    print(f'wrote {args.output} (epoch {best[1]}, held-out loss {best[0]:.5f}); quantised vs '
+          f'float on {len(rows)} positions: mean |diff| {np.mean(np.abs(qu - fl)):.1f} cp, '
+          f'max {np.max(np.abs(qu - fl)):.1f} cp, mean |score| {np.mean(np.abs(fl)):.0f} cp',
+          flush=True)
+    return net, q, feats[hold], mask[hold]
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('data', nargs='*')
     ap.add_argument('-o', '--output', default='klinzha.nnue')
-    ap.add_argument('--epochs', type=int, default=10)
-    ap.add_argument('--lambda', dest='lam', type=float, default=0.75)
+    ap.add_argument('--ft', type=int, default=FT, help='feature transformer width')
+    ap.add_argument('--l1', type=int, default=L1, help='hidden layer width')
+    ap.add_argument('--epochs', type=int, default=40)
+    ap.add_argument('--lambda', dest='lam', type=float, default=0.8)
     ap.add_argument('--lr', type=float, default=1e-3)
+    ap.add_argument('--lr-decay', type=float, default=0.93, help='learning rate factor per epoch')
+    ap.add_argument('--patience', type=int, default=4, help='epochs without a better held-out loss')
+    ap.add_argument('--held-out', default='', help='held-out data file (default: a tenth)')
     ap.add_argument('--batch', type=int, default=4096)
     ap.add_argument('--max-positions', type=int, default=0)
     ap.add_argument('--seed', type=int, default=1)
