@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 #include <sstream>
+#include <type_traits>
 
 namespace klinzha {
 
@@ -21,184 +22,136 @@ std::optional<bool> parse_bool(std::string_view s) {
     return std::nullopt;
 }
 
-using T = RuleOption::Type;
-const std::array<RuleOption, 18> kRuleOptions = {{
-    {"GoalSafety",
-     T::Check,
-     "false",
-     0,
-     0,
-     {},
-     "no move may leave the own heart open to capture (Loyd, RH V2)"},
-    {"PowerVanguard", T::Check, "false", 0, 0, {}, "pawns move 1 or 2 steps, any path (RH V9)"},
-    {"FlierJumpsWalls",
-     T::Check,
-     "true",
-     0,
-     0,
-     {},
-     "false: knights may not jump over an opposing wall (Italian rules)"},
-    {"ForwardPlacement",
-     T::Check,
-     "false",
-     0,
-     0,
-     {},
-     "separators usable for setup by both neighbouring regions (RH V10)"},
-    {"AlternatingPlacement",
-     T::Check,
-     "false",
-     0,
-     0,
-     {},
-     "players place one piece each in turn, hearts last (RH V11)"},
-    {"RelationDilemma",
-     T::Check,
-     "false",
-     0,
-     0,
-     {},
-     "three players: each captures only the next colour; first heart capture wins (RH V1)"},
-    {"Ablative",
-     T::Spin,
-     "0",
-     -1,
-     81,
-     {},
-     "0 off; N: cells left are ablated, at most N at a time; -1 no limit (RH V5)"},
-    {"KaggasCrown",
-     T::Combo,
-     "off",
-     0,
-     0,
-     {"off", "region", "apex"},
-     "two players: a heart carried into Black's region (or onto a19) must be taken at once (RH "
-     "V8)"},
-    {"HonorInSetup",
-     T::Check,
-     "false",
-     0,
-     0,
-     {},
-     "no man placed where an enemy fencer could never reach it (Laws 13.8)"},
-    {"HeartFirst",
-     T::Check,
-     "false",
-     0,
-     0,
-     {},
-     "each player places its heart right after its pieces (RH V10, Laws 13.5)"},
-    {"Reflective",
-     T::Check,
-     "false",
-     0,
-     0,
-     {},
-     "two players share one army and one heart (RH V6, Agonizer)"},
-    {"DrawRule",
-     T::Combo,
-     "standard",
-     0,
-     0,
-     {"standard", "none", "italian"},
-     "draws: standard (RH 5.4-5.5), none, italian (20 moves each)"},
-    {"Courier",
-     T::Check,
-     "false",
-     0,
-     0,
-     {},
-     "only the carrier the heart was placed on may carry it (Italian rules)"},
-    {"BlockaderTraps",
-     T::Check,
-     "false",
-     0,
-     0,
-     {},
-     "walls may end next to any men, which are then held (Italian rules)"},
-    {"GoalCrossesZoneIfThreatened",
-     T::Check,
-     "false",
-     0,
-     0,
-     {},
-     "the heart crosses its own wall's zone only when attacked (Italian rules)"},
-    {"BlockaderTakesGoalLast",
-     T::Check,
-     "false",
-     0,
-     0,
-     {},
-     "a wall takes a lone heart only as its owner's last piece (Italian rules)"},
-    {"Blind",
-     T::Check,
-     "false",
-     0,
-     0,
-     {},
-     "each player sees only its own men; a referee is the arbiter (RH V4)"},
-    {"Kinta",
-     T::Check,
-     "false",
-     0,
-     0,
-     {},
-     "captures are fights decided by spindles; walls carry and may be attacked (RH V7)"},
-}};
-
 namespace {
 
-constexpr const char* kCrownNames[] = {"off", "region", "apex"};
-constexpr const char* kDrawNames[] = {"standard", "none", "italian"};
+RuleOption check(const char* name, bool Rules::*field, const char* help) {
+    return {name, field, 0, 0, {}, help};
+}
+RuleOption spin(const char* name, int Rules::*field, int min, int max, const char* help) {
+    return {name, field, min, max, {}, help};
+}
+template <class E>
+RuleOption combo(const char* name, E Rules::*field, std::array<const char*, 3> choices,
+                 const char* help) {
+    return {name, field, 0, 0, choices, help};
+}
 
-bool* check_field(Rules& r, std::size_t i) {
-    switch (i) {
+}  // namespace
+
+// Each option's name bound to its field of Rules, once (Fairy-Stockfish's parse_attribute):
+// set(), to_string(), the protocol's option list and the GUI's rule form all read this row.
+const std::array<RuleOption, 18> kRuleOptions = {{
+    check("GoalSafety", &Rules::goal_safety,
+          "no move may leave the own heart open to capture (Loyd, RH V2)"),
+    check("PowerVanguard", &Rules::power_vanguard, "pawns move 1 or 2 steps, any path (RH V9)"),
+    check("FlierJumpsWalls", &Rules::flier_jumps_walls,
+          "false: knights may not jump over an opposing wall (Italian rules)"),
+    check("ForwardPlacement", &Rules::forward_placement,
+          "separators usable for setup by both neighbouring regions (RH V10)"),
+    check("AlternatingPlacement", &Rules::alternating_placement,
+          "players place one piece each in turn, hearts last (RH V11)"),
+    check("RelationDilemma", &Rules::relation_dilemma,
+          "three players: each captures only the next colour; first heart capture wins (RH V1)"),
+    spin("Ablative", &Rules::ablative, -1, 81,
+         "0 off; N: cells left are ablated, at most N at a time; -1 no limit (RH V5)"),
+    combo("KaggasCrown", &Rules::kaggas_crown, {"off", "region", "apex"},
+          "two players: a heart carried into Black's region (or onto a19) must be taken at once "
+          "(RH V8)"),
+    check("HonorInSetup", &Rules::honor_in_setup,
+          "no man placed where an enemy fencer could never reach it (Laws 13.8)"),
+    check("HeartFirst", &Rules::heart_first,
+          "each player places its heart right after its pieces (RH V10, Laws 13.5)"),
+    check("Reflective", &Rules::reflective,
+          "two players share one army and one heart (RH V6, Agonizer)"),
+    combo("DrawRule", &Rules::draw_rule, {"standard", "none", "italian"},
+          "draws: standard (RH 5.4-5.5), none, italian (20 moves each)"),
+    check("Courier", &Rules::courier,
+          "only the carrier the heart was placed on may carry it (Italian rules)"),
+    check("BlockaderTraps", &Rules::blockader_traps,
+          "walls may end next to any men, which are then held (Italian rules)"),
+    check("GoalCrossesZoneIfThreatened", &Rules::goal_crosses_zone_if_threatened,
+          "the heart crosses its own wall's zone only when attacked (Italian rules)"),
+    check("BlockaderTakesGoalLast", &Rules::blockader_takes_goal_last,
+          "a wall takes a lone heart only as its owner's last piece (Italian rules)"),
+    check("Blind", &Rules::blind,
+          "each player sees only its own men; a referee is the arbiter (RH V4)"),
+    check("Kinta", &Rules::kinta,
+          "captures are fights decided by spindles; walls carry and may be attacked (RH V7)"),
+}};
+
+RuleOption::Type RuleOption::type() const {
+    switch (field.index()) {
         case 0:
-            return &r.goal_safety;
+            return Type::Check;
         case 1:
-            return &r.power_vanguard;
-        case 2:
-            return &r.flier_jumps_walls;
-        case 3:
-            return &r.forward_placement;
-        case 4:
-            return &r.alternating_placement;
-        case 5:
-            return &r.relation_dilemma;
-        case 8:
-            return &r.honor_in_setup;
-        case 9:
-            return &r.heart_first;
-        case 10:
-            return &r.reflective;
-        case 12:
-            return &r.courier;
-        case 13:
-            return &r.blockader_traps;
-        case 14:
-            return &r.goal_crosses_zone_if_threatened;
-        case 15:
-            return &r.blockader_takes_goal_last;
-        case 16:
-            return &r.blind;
-        case 17:
-            return &r.kinta;
+            return Type::Spin;
         default:
-            return nullptr;
+            return Type::Combo;
     }
 }
+
+std::string RuleOption::value_text(const Rules& r) const {
+    return std::visit(
+        [&](auto member) -> std::string {
+            const auto& v = r.*member;
+            using V = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<V, bool>)
+                return v ? "true" : "false";
+            else if constexpr (std::is_same_v<V, int>)
+                return std::to_string(v);
+            else
+                return choices[std::size_t(v)];
+        },
+        field);
+}
+
+std::string RuleOption::default_text() const {
+    return value_text(Rules{});
+}
+
+std::optional<std::string> RuleOption::apply(Rules& r, std::string_view value) const {
+    const std::string v(value);
+    return std::visit(
+        [&](auto member) -> std::optional<std::string> {
+            auto& f = r.*member;
+            using V = std::decay_t<decltype(f)>;
+            if constexpr (std::is_same_v<V, bool>) {
+                auto b = parse_bool(value);
+                if (!b)
+                    return "rule option " + std::string(name) + " takes true or false, not '" + v +
+                           "'";
+                f = *b;
+            } else if constexpr (std::is_same_v<V, int>) {
+                int n = 0;
+                auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+                if (v.empty() || ec != std::errc() || p != v.data() + v.size() || n < min ||
+                    n > max)
+                    return "rule option " + std::string(name) + " takes a whole number " +
+                           std::to_string(min) + ".." + std::to_string(max) + ", not '" + v + "'";
+                f = n;
+            } else {
+                for (std::size_t k = 0; k < choices.size() && choices[k]; ++k)
+                    if (iequals(value, choices[k])) {
+                        f = V(k);
+                        return std::nullopt;
+                    }
+                std::string all;
+                for (auto* c : choices)
+                    if (c) all += std::string(all.empty() ? "" : ", ") + c;
+                return "rule option " + std::string(name) + " takes one of " + all + ", not '" + v +
+                       "'";
+            }
+            return std::nullopt;
+        },
+        field);
+}
+
+namespace {
 
 int find(std::string_view name) {
     for (std::size_t i = 0; i < kRuleOptions.size(); ++i)
         if (iequals(name, kRuleOptions[i].name)) return int(i);
     return -1;
-}
-
-std::string value_text(const Rules& r, std::size_t i) {
-    if (i == 6) return std::to_string(r.ablative);
-    if (i == 7) return kCrownNames[int(r.kaggas_crown)];
-    if (i == 11) return kDrawNames[int(r.draw_rule)];
-    return *check_field(const_cast<Rules&>(r), i) ? "true" : "false";
 }
 
 }  // namespace
@@ -212,44 +165,10 @@ std::optional<std::string> Rules::set(std::string_view name, std::string_view va
     }
     const int i = find(name);
     if (i < 0) return "unknown rule option '" + std::string(name) + "'";
-    const RuleOption& o = kRuleOptions[std::size_t(i)];
-    const std::string v(value);
-    switch (o.type) {
-        case RuleOption::Type::Check: {
-            auto b = parse_bool(value);
-            if (!b)
-                return "rule option " + std::string(o.name) + " takes true or false, not '" + v +
-                       "'";
-            *check_field(*this, std::size_t(i)) = *b;
-            return std::nullopt;
-        }
-        case RuleOption::Type::Spin: {
-            int n = 0;
-            auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-            if (v.empty() || ec != std::errc() || p != v.data() + v.size() || n < o.min ||
-                n > o.max)
-                return "rule option " + std::string(o.name) + " takes a whole number " +
-                       std::to_string(o.min) + ".." + std::to_string(o.max) + ", not '" + v + "'";
-            ablative = n;
-            return std::nullopt;
-        }
-        case RuleOption::Type::Combo: {
-            for (int k = 0; k < 3 && o.choices[std::size_t(k)]; ++k)
-                if (iequals(value, o.choices[std::size_t(k)])) {
-                    if (i == 7)
-                        kaggas_crown = Crown(k);
-                    else
-                        draw_rule = DrawRule(k);
-                    return std::nullopt;
-                }
-            std::string all;
-            for (auto* c : o.choices)
-                if (c) all += std::string(all.empty() ? "" : ", ") + c;
-            return "rule option " + std::string(o.name) + " takes one of " + all + ", not '" + v +
-                   "'";
-        }
-    }
-    return "unknown rule option '" + std::string(name) + "'";
+    Rules r = *this;  // changed only on success
+    if (auto err = kRuleOptions[std::size_t(i)].apply(r, value)) return err;
+    *this = r;
+    return std::nullopt;
 }
 
 std::optional<std::string> Rules::set_all(std::string_view words) {
@@ -268,7 +187,7 @@ std::string Rules::to_string() const {
     std::string s;
     for (std::size_t i = 0; i < kRuleOptions.size(); ++i) {
         if (!s.empty()) s += ' ';
-        s += std::string(kRuleOptions[i].name) + '=' + value_text(*this, i);
+        s += std::string(kRuleOptions[i].name) + '=' + kRuleOptions[i].value_text(*this);
     }
     return s;
 }

@@ -1,9 +1,10 @@
 // engine/rules.h: the rule options of SPEC section 8 as one value that move generation reads.
 //
 // Every rule choice lives here (rules as data); no other code hides a rule in an `if` of
-// its own. Defaults are the Romulan Heart 2008 rules (SPEC 8). One table, kRuleOptions,
-// names each option once with its type and range: the protocol's option list, `Name=value`
-// command-line words and the presets all read it.
+// its own. Defaults are the Romulan Heart 2008 rules (SPEC 8), written once as the members'
+// initialisers. One table, kRuleOptions, binds each option's name to its field once, with its
+// range or choices: the protocol's option list, `Name=value` command-line words, records'
+// `Options` tags and the GUI's rule form all read it.
 //
 // Sources: SPEC 8 (options and presets), 14 (how they combine), 15-23 (each variant).
 #pragma once
@@ -13,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 
 namespace klinzha {
 
@@ -99,15 +101,28 @@ struct Rules {
     std::string variant_name() const;
 };
 
-/// One rule option of SPEC 8 as the protocol declares it.
+/// The field of Rules an option sets: a check, the spin (a whole number) or a combo (an
+/// enumeration whose values are the choices' indices).
+using RuleField = std::variant<bool Rules::*, int Rules::*, Crown Rules::*, DrawRule Rules::*>;
+
+/// One rule option of SPEC 8 as the protocol declares it, bound to its field of Rules.
 struct RuleOption {
     enum class Type : std::uint8_t { Check, Spin, Combo };
     const char* name;                    ///< SPEC 8 spelling
-    Type type;                           ///< UCI option type
-    const char* fallback;                ///< default value as text
+    RuleField field;                     ///< where Rules holds it
     int min, max;                        ///< Spin range
-    std::array<const char*, 3> choices;  ///< Combo choices (unused slots nullptr)
+    std::array<const char*, 3> choices;  ///< Combo choices in enumeration order (rest nullptr)
     const char* help;                    ///< one line for `--help` and docs
+
+    /// The UCI option type: by the field's type.
+    Type type() const;
+    /// The option's value in r as text ("true", "-1", "region").
+    std::string value_text(const Rules& r) const;
+    /// The value of the default rules (Rules{}) as text: the defaults are written once, in
+    /// Rules' member initialisers.
+    std::string default_text() const;
+    /// Sets the option in r from text. Returns an error message (r unchanged) or nullopt.
+    std::optional<std::string> apply(Rules& r, std::string_view value) const;
 };
 
 /// Every rule option of SPEC 8, in SPEC order.

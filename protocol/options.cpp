@@ -210,9 +210,10 @@ void add_game_options(std::vector<Option>& t) {
                           return ok(note ? *note : "");
                       }));
     for (const RuleOption& ro : kRuleOptions) {  // SPEC 8: each rule option, from one table
-        Option o{ro.name, T::Check, ro.fallback, ro.min, ro.max, {}, ro.help, rule_option(ro.name)};
-        if (ro.type == RuleOption::Type::Spin) o.type = T::Spin;
-        if (ro.type == RuleOption::Type::Combo) {
+        Option o{ro.name, T::Check, ro.default_text(), ro.min,
+                 ro.max,  {},       ro.help,           rule_option(ro.name)};
+        if (ro.type() == RuleOption::Type::Spin) o.type = T::Spin;
+        if (ro.type() == RuleOption::Type::Combo) {
             o.type = T::Combo;
             for (auto* ch : ro.choices)
                 if (ch) o.vars.emplace_back(ch);

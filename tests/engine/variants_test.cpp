@@ -5,6 +5,8 @@
 // (the perft files test the same rules on random positions).
 #include <doctest/doctest.h>
 
+#include <map>
+
 #include <sstream>
 
 #include "engine/geometry.h"
@@ -70,6 +72,44 @@ TEST_CASE("SPEC 8: the option table, values as text, presets, effective rules") 
     CHECK(both.required_players() == -1);
     CHECK(with({{"Reflective", "true"}}).required_players() == 2);
     CHECK(Rules{}.required_players() == 0);
+}
+
+TEST_CASE("SPEC 8: each rule option is bound to a field of its own, defaults as SPEC 8 gives") {
+    // SPEC 8's defaults, written here from the SPEC's table (not from the code).
+    const std::map<std::string, std::string> spec8 = {{"GoalSafety", "false"},
+                                                      {"PowerVanguard", "false"},
+                                                      {"FlierJumpsWalls", "true"},
+                                                      {"ForwardPlacement", "false"},
+                                                      {"AlternatingPlacement", "false"},
+                                                      {"RelationDilemma", "false"},
+                                                      {"Ablative", "0"},
+                                                      {"KaggasCrown", "off"},
+                                                      {"HonorInSetup", "false"},
+                                                      {"HeartFirst", "false"},
+                                                      {"Reflective", "false"},
+                                                      {"DrawRule", "standard"},
+                                                      {"Courier", "false"},
+                                                      {"BlockaderTraps", "false"},
+                                                      {"GoalCrossesZoneIfThreatened", "false"},
+                                                      {"BlockaderTakesGoalLast", "false"},
+                                                      {"Blind", "false"},
+                                                      {"Kinta", "false"}};
+    REQUIRE(kRuleOptions.size() == spec8.size());
+    for (const RuleOption& o : kRuleOptions) {
+        CAPTURE(o.name);
+        REQUIRE(spec8.count(o.name) == 1);
+        CHECK(o.default_text() == spec8.at(o.name));
+        // Setting one option to a value other than its default changes that option's text
+        // alone: no two names share a field, and each reaches the field it names.
+        const std::string other = o.type() == RuleOption::Type::Check
+                                      ? (o.default_text() == "true" ? "false" : "true")
+                                  : o.type() == RuleOption::Type::Spin ? "3"
+                                                                       : o.choices[2];
+        Rules r;
+        REQUIRE_FALSE(r.set(o.name, other));
+        for (const RuleOption& p : kRuleOptions)
+            CHECK(p.value_text(r) == (&p == &o ? other : spec8.at(p.name)));
+    }
 }
 
 TEST_CASE(

@@ -176,10 +176,10 @@ json Connection::welcome() const {
         for (const char* c : ro.choices)
             if (c) choices.push_back(c);
         rules.push_back({{"name", ro.name},
-                         {"type", ro.type == RuleOption::Type::Check  ? "check"
-                                  : ro.type == RuleOption::Type::Spin ? "spin"
-                                                                      : "combo"},
-                         {"default", ro.fallback},
+                         {"type", ro.type() == RuleOption::Type::Check  ? "check"
+                                  : ro.type() == RuleOption::Type::Spin ? "spin"
+                                                                        : "combo"},
+                         {"default", ro.default_text()},
                          {"min", ro.min},
                          {"max", ro.max},
                          {"choices", choices},
