@@ -13,6 +13,7 @@
 #include "engine/notation.h"
 #include "eval/evaluate.h"
 #include "eval/nnue/accumulator.h"
+#include "movepick.h"
 
 namespace klinzha {
 
@@ -40,16 +41,6 @@ constexpr int kChanceWin = kMateBound - 1;
 // leave captures to play, so full chance nodes there double the tree at every capture
 // (a three-player heart placement took 9.6 M nodes at depth 1, 3 s, and lost on time).
 constexpr int kChanceQPlies = 2;
-constexpr int kHistoryFrom = kCells + 7;  // from-cells, then 6 placement types, then hearts
-// History scores stay within +-kHistoryMax (the gravity of update_history), below the
-// killers' 2^27 in move ordering.
-constexpr int kHistoryMax = 1 << 14;
-
-/// The history bonus of a quiet move that cut off at `depth` plies (its malus for the quiet
-/// moves tried before it).
-int history_bonus(int depth) {
-    return std::min(32 * depth * depth + 64 * depth, 2400);
-}
 
 int mate_in(int ply) {
     return kMate - ply;
@@ -114,23 +105,17 @@ struct Searcher::Shared {
     }
 };
 
-struct Searcher::OrderingTables {
-    int history[kColours][kHistoryFrom][kCells]{};
-    Move counter[kCells][kCells]{};  ///< by the previous move's from and to cells
-};
-
 namespace {
 
 class Worker {
   public:
-    Worker(Searcher::Shared& sh, int id, const Position& root, Searcher::OrderingTables& ot)
+    Worker(Searcher::Shared& sh, int id, const Position& root, History& history)
         : sh_(sh),
           id_(id),
           pos_(root),
           root_(root.to_move()),
           root_ply_(root.ply()),
-          history_(ot.history),
-          counter_(ot.counter) {
+          history_(history) {
         if (net_) acc_.resize(kAccPlies);
     }
 
@@ -354,10 +339,7 @@ class Worker {
 
     /// Kinta (SPEC 26): the odds of the attack m in the current position.
     combat::Odds fight_odds(Move m) const {
-        const auto [a, d] = combat::fighters(pos_, m);
-        if (!sh_.settings.kinta_odds)  // the baseline: a sure win, nothing lost
-            return {1.0f, std::uint8_t(a.strength), std::uint8_t(d.strength)};
-        return combat::odds(a, d);
+        return klinzha::fight_odds(pos_, m, sh_.settings.kinta_odds);
     }
 
     /// m with the likelier outcome of its fight attached when it is a Kinta attack (where
@@ -454,108 +436,15 @@ class Worker {
         return v;
     }
 
-    /// What move ordering reads of the node, gathered once: order_score runs for every
-    /// generated move (about 12 a node), and the killers, the counter-move and the hearts a
-    /// move may take are the same for all of them.
-    struct OrderContext {
-        Move tt, killer0, killer1, counter;
-        Bitboard hearts;  ///< cells where a move takes a heart (Position::takeable_hearts)
-        Colour us;
-        bool kinta;
-    };
-
+    /// The node's ordering context (movepick.h), the table's move tt_move.
     OrderContext order_context(Move tt_move, int ply) const {
-        OrderContext o;
-        o.tt = tt_move;
-        o.killer0 = killers_[ply][0];
-        o.killer1 = killers_[ply][1];
-        o.counter = counter_move();
-        o.us = pos_.to_move();
-        o.kinta = pos_.kinta();
-        o.hearts = pos_.takeable_hearts();
-        return o;
+        return klinzha::order_context(pos_, history_, tt_move, killers_[ply][0], killers_[ply][1],
+                                      sh_.settings.kinta_odds);
     }
-
-    /// Move ordering's score of m (higher first): the table's move, a heart capture, piece
-    /// captures by victim then attacker (Kinta: by the fight's expected gain), the killers,
-    /// the counter-move, then history (placements by the type placed).
     int order_score(const OrderContext& o, Move m) const {
-        if (m == o.tt) return 1 << 30;
-        switch (m.kind()) {
-            case Move::Normal: {
-                if (test(o.hearts, m.to())) return 1 << 29;
-                Man victim = pos_.man_on(m.to());
-                if (victim != kNoMan && o.kinta) {  // the fight's expected gain
-                    const double p = fight_odds(m).win;
-                    const double gain =
-                        p * eval::kPieceValue[man_type(victim)] -
-                        (1 - p) * eval::kPieceValue[man_type(pos_.man_on(m.from()))];
-                    return (1 << 28) + 4096 + int(gain * 4);
-                }
-                if (victim != kNoMan)
-                    return (1 << 28) + eval::kPieceValue[man_type(victim)] * 16 -
-                           eval::kPieceValue[man_type(pos_.man_on(m.from()))];
-                if (m == o.killer0) return (1 << 27) + 2;
-                if (m == o.killer1) return (1 << 27) + 1;
-                if (m == o.counter) return 1 << 27;
-                return history_[o.us][m.from()][m.to()];
-            }
-            case Move::Place:
-                return history_[o.us][kCells + m.placed_type()][m.to()];
-            default:
-                return history_[o.us][kCells + 6][m.to()];
-        }
+        return klinzha::order_score(pos_, history_, o, m);
     }
-
-    /// Position::is_capture(m), the hearts read from the node's context.
-    bool is_capture(const OrderContext& o, Move m) const {
-        return m.kind() == Move::Normal &&
-               (pos_.man_on(m.to()) != kNoMan || test(o.hearts, m.to()));
-    }
-
-    /// The counter-move slot of the previous move (by its from and to cells), or nullptr
-    /// when that move was not a normal move.
-    Move* counter_slot() const {
-        const Move prev = pos_.state().last_move;
-        return prev.kind() == Move::Normal ? &counter_[prev.from()][prev.to()] : nullptr;
-    }
-
-    /// The quiet move that last refuted the previous move (counter-move heuristic), or none.
-    Move counter_move() const {
-        const Move* slot = counter_slot();
-        return slot ? *slot : Move();
-    }
-
-    /// Gravity update of a quiet move's history by `bonus` (negative: a malus); the score
-    /// stays within +-kHistoryMax.
-    void update_history(Move m, int bonus) {
-        int& h = history_slot(m);
-        h += bonus - h * std::abs(bonus) / kHistoryMax;
-    }
-
-    /// A quiet move cut off: it gains the history bonus of `depth`, and the quiet moves
-    /// tried before it at the node lose it (the malus).
-    void reward_quiet(Move best, const Move* tried, std::size_t n_tried, int depth) {
-        const int bonus = history_bonus(depth);
-        update_history(best, bonus);
-        for (std::size_t k = 0; k < n_tried; ++k) update_history(tried[k], -bonus);
-    }
-
-    int& history_slot(Move m) {
-        const Colour us = pos_.to_move();
-        int from = m.kind() == Move::Normal  ? m.from()
-                   : m.kind() == Move::Place ? kCells + m.placed_type()
-                                             : kCells + 6;
-        return history_[us][from][m.to()];
-    }
-
-    void pick(MoveList& l, std::array<int, 1024>& sc, std::size_t i) {
-        std::size_t best = i;
-        for (std::size_t j = i + 1; j < l.size; ++j)
-            if (sc[j] > sc[best]) best = j;
-        std::swap(l.moves[i], l.moves[best]);
-        std::swap(sc[i], sc[best]);
-    }
+    bool is_capture(const OrderContext& o, Move m) const { return klinzha::is_capture(pos_, o, m); }
 
     int child(int alpha, int beta, int depth, int ply, bool pv, Colour mover) {
         if (team(mover) != team(pos_.to_move())) return -search(-beta, -alpha, depth, ply + 1, pv);
@@ -735,7 +624,7 @@ class Worker {
         std::array<Move, 64> quiets_tried;  // quiet moves that did not cut off (history malus)
         std::size_t n_quiets_tried = 0;
         for (std::size_t i = 0; i < (generated ? list.size : 1); ++i) {
-            if (generated) pick(list, sc, i);
+            if (generated) pick_next(list, sc, i);
             const Move m = generated ? list.moves[i] : tt_move;
             const int move_score = generated ? sc[i] : 1 << 30;
             const bool capture = is_capture(m);
@@ -787,8 +676,10 @@ class Worker {
                                 killers_[ply][1] = killers_[ply][0];
                                 killers_[ply][0] = m;
                             }
-                            reward_quiet(m, quiets_tried.data(), n_quiets_tried, depth);
-                            if (Move* slot = counter_slot()) *slot = m;
+                            history_.reward_quiet(pos_.to_move(), m, quiets_tried.data(),
+                                                  n_quiets_tried, depth);
+                            if (Move* slot = history_.counter_slot(pos_.state().last_move))
+                                *slot = m;
                         }
                         break;
                     }
@@ -797,7 +688,7 @@ class Worker {
             }
             if (!generated) {  // the table's move did not cut off: now the others
                 generate();
-                pick(list, sc, 0);  // the table's move, at 0 as before
+                pick_next(list, sc, 0);  // the table's move, at 0 as before
             }
         }
         Bound b = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
@@ -930,7 +821,8 @@ class Worker {
                     best_move = rp.second.is_none() ? rp.first : rp.second;
                     if (score >= beta) {  // (the PV of a cut-off is not used)
                         if (!rp.capture && rp.second.is_none() && rp.first.kind() == Move::Normal) {
-                            reward_quiet(rp.first, quiets_tried.data(), n_quiets_tried, depth);
+                            history_.reward_quiet(pos_.to_move(), rp.first, quiets_tried.data(),
+                                                  n_quiets_tried, depth);
                         }
                         break;
                     }
@@ -1032,7 +924,7 @@ class Worker {
         list.size = n;
         const Colour mover = pos_.to_move();
         for (std::size_t i = 0; i < list.size; ++i) {
-            pick(list, sc, i);
+            pick_next(list, sc, i);
             const Move m = list.moves[i];
             auto qchild = [&](int a, int b) {
                 return team(mover) != team(pos_.to_move()) ? -qsearch(-b, -a, ply + 1, qply + 1)
@@ -1158,8 +1050,7 @@ class Worker {
     Move killers_[kMaxPly + 1][2]{};
     static constexpr int kNoEval = std::numeric_limits<int>::min();
     int eval_stack_[kMaxPly + 2]{};  ///< static evaluation by ply (kNoEval: none taken)
-    int (&history_)[kColours][kHistoryFrom][kCells];  ///< the thread's OrderingTables
-    Move (&counter_)[kCells][kCells];
+    History& history_;               ///< the thread's, kept between searches (history.h)
     Move pv_[kMaxPly + 1][kMaxPly + 1]{};
     int pv_len_[kMaxPly + 2]{};
 };
@@ -1250,7 +1141,7 @@ void Searcher::wait() {
 
 void Searcher::clear() {
     planner_.clear();
-    ordering_.clear();
+    histories_.clear();
 }
 
 void Searcher::run(Position root, SearchLimits limits, SearchSettings settings,
@@ -1391,10 +1282,10 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
 
     const int threads = std::max(1, sh.settings.threads);
     std::vector<std::unique_ptr<Worker>> workers;
-    while (ordering_.size() < std::size_t(threads))
-        ordering_.push_back(std::make_unique<OrderingTables>());
+    while (histories_.size() < std::size_t(threads))
+        histories_.push_back(std::make_unique<History>());
     for (int i = 0; i < threads; ++i) {
-        workers.push_back(std::make_unique<Worker>(sh, i, root, *ordering_[std::size_t(i)]));
+        workers.push_back(std::make_unique<Worker>(sh, i, root, *histories_[std::size_t(i)]));
         workers.back()->init_root(legal);
         workers.back()->set_players_in_root(root.players_in());
         sh.node_counters.push_back(&workers.back()->nodes);

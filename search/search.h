@@ -29,6 +29,8 @@
 
 namespace klinzha {
 
+struct History;  // search/history.h
+
 /// One `info` line's worth of search state. score is in centi-pawns from the point of view
 /// of the player to move at the root; when mate_in != 0 the score is a heart capture in
 /// that many of the mover's moves (negative: the mover's heart falls).
@@ -129,7 +131,6 @@ class Searcher {
     struct Shared;  // state shared by the threads of one search (search.cpp)
     /// One search thread's move-ordering statistics (history, counter-moves), kept from one
     /// search to the next of a game as Stockfish keeps its history (search.cpp).
-    struct OrderingTables;
 
   private:
     void run(Position root, SearchLimits limits, SearchSettings settings, SearchCallbacks cb);
@@ -140,7 +141,7 @@ class Searcher {
 
     std::chrono::steady_clock::time_point started_at_ = std::chrono::steady_clock::now();
     SetupPlanner planner_;
-    std::vector<std::unique_ptr<OrderingTables>> ordering_;  ///< per search thread
+    std::vector<std::unique_ptr<History>> histories_;  ///< per search thread (history.h)
 
     TranspositionTable& tt_;
     std::thread main_;
