@@ -119,12 +119,21 @@ def main():
     check_material_init(a)
     fit_path, held_path = os.path.join(work, 'fit.bin'), os.path.join(work, 'held.bin')
     subprocess.run([sys.executable, os.path.join(HERE, '..', '..', 'tools', 'nnue', 'shuffle.py'),
-                    data, again, '-o', fit_path, '--held-out', held_path, '--held-out-share',
-                    '0.2'], check=True, stdout=subprocess.DEVNULL)
+                    data, '-o', fit_path, '--held-out', held_path, '--held-out-share', '0.2'],
+                   check=True, stdout=subprocess.DEVNULL)
     fit, held = np.fromfile(fit_path, dtype=train.DTYPE), np.fromfile(held_path, dtype=train.DTYPE)
-    check(len(fit) + len(held) == len(np.unique(a['key'])) and
-          not np.isin(held['key'], fit['key']).any(),
-          f'shuffle.py: each position once ({len(fit)} + {len(held)} held out)')
+    distinct = len(np.unique(a['key']))
+    check(len(np.unique(fit['key'])) == len(fit) and len(held) > 0 and
+          not np.isin(held['key'], fit['key']).any() and
+          0.95 * distinct <= len(fit) + len(held) <= distinct,
+          f'shuffle.py: each position once, none both trained on and held out '
+          f'({len(fit)} + {len(held)} held out of {distinct})')
+    # Whole games held out: each held-out position's game (a run of rising plies in the
+    # generator's file) is held out whole.
+    game = np.cumsum(np.concatenate([[1], a['ply'][1:] <= a['ply'][:-1]]))
+    held_games = np.unique(game[np.isin(a['key'], held['key'])])
+    whole = np.isin(a['key'][np.isin(game, held_games)], held['key']).mean()
+    check(whole > 0.95, f'shuffle.py holds out whole games ({whole:.0%} of their positions)')
     args = train.argparse.Namespace(data=[fit_path], output=net_path, ft=16, l1=8, epochs=6,
                                     lam=0.75, lr=3e-3, lr_decay=0.9, patience=6, batch=256,
                                     held_out=held_path, max_positions=0, seed=1, init='',
