@@ -567,349 +567,442 @@ int piece_index(char ch) {
 
 constexpr const auto& kColourField = kColourWord;  // SPEC 10's field names
 
-}  // namespace
+/// What the fields of a position string say (SPEC 10), read before they are checked against
+/// each other. The readers and checks below each fill or test a part of it, in order.
+struct PositionFields {
+    int players = 2;
+    Position::State s;  ///< the board, hearts and couriers as read
+    std::array<std::array<int, kPieceTypes + 1>, kColours> count{};  ///< men per colour, type
+    Colour to_move = NO_COLOUR;
+    Phase phase = Phase::Place;
+    int halfmove = 0, fullmove = 1;
+    std::vector<Cell> ablated;        ///< in the order given
+    Position::Strengths strengths{};  ///< Kinta's scorecard (SPEC 10, 26), 0 = initial
+    Bitboard clouds = 0;
+    bool have_ablated = false, have_courier = false;
+    std::uint8_t out = 0;  ///< bit c: colour c is out (or not playing)
+    int outs = 0;          ///< armies that changed hands (three players only)
+};
 
-std::optional<std::string> Position::set(std::string_view fen, const Rules& given) {
-    auto fields = split(fen, ' ');
-    const char* names[] = {"players", "green", "blue",     "black",
-                           "to-move", "phase", "halfmove", "fullmove"};
-    if (fields.size() < 8) {
-        return "position string: expected 8 fields separated by single spaces, got " +
-               std::to_string(fields.size());
-    }
-    for (std::size_t i = 0; i < fields.size(); ++i)
-        if (fields[i].empty())
-            return std::string(i < 8 ? names[i] : "position string") + ": empty field";
-    auto err = [](const char* field, const std::string& why) {
-        return std::string(field) + ": " + why;
-    };
+using FieldError = std::optional<std::string>;
 
-    auto players = parse_int(fields[0], 2, 3);
-    if (!players) return err("players", "must be 2 or 3, not '" + std::string(fields[0]) + "'");
-    Position p(*players, given);
-    const Rules& rules = p.rules_;  // as they act in a game of this size (SPEC 14)
-    State s = p.state();            // empty board
+std::string field_error(const char* field, const std::string& why) {
+    return std::string(field) + ": " + why;
+}
 
-    // Men.
-    std::array<std::array<int, kPieceTypes + 1>, kColours> count{};
+/// The men and hearts of the colour fields (fields 1-3).
+FieldError read_men(const std::vector<std::string_view>& fields, const Rules& rules,
+                    PositionFields& f) {
+    Position::State& s = f.s;
     for (int c = 0; c < kColours; ++c) {
         const char* fname = kColourField[c];
-        if (fields[1 + c] == "-") continue;
-        if (c == BLACK && *players == 2) return err(fname, "must be '-' in a two-player game");
+        if (fields[std::size_t(1 + c)] == "-") continue;
+        if (c == BLACK && f.players == 2)
+            return field_error(fname, "must be '-' in a two-player game");
         if (c != GREEN && rules.reflective)
-            return err(fname, "must be '-' under Reflective: the one army is in the green field");
-        for (auto tok : split(fields[1 + c], ',')) {
+            return field_error(fname,
+                               "must be '-' under Reflective: the one army is in the green field");
+        for (auto tok : split(fields[std::size_t(1 + c)], ',')) {
             if (tok.size() != 4)
-                return err(fname, "token '" + std::string(tok) +
-                                      "' is not a piece letter (H Q R B N P W) and a cell");
-            int t = piece_index(tok[0]);
-            auto sq = geo::parse_cell(tok.substr(1));
-            if (t < 0) return err(fname, "unknown piece letter in '" + std::string(tok) + "'");
-            if (!sq) return err(fname, "no such cell in '" + std::string(tok) + "'");
-            count[c][t]++;
+                return field_error(fname, "token '" + std::string(tok) +
+                                              "' is not a piece letter (H Q R B N P W) and a cell");
+            const int t = piece_index(tok[0]);
+            const auto sq = geo::parse_cell(tok.substr(1));
+            if (t < 0)
+                return field_error(fname, "unknown piece letter in '" + std::string(tok) + "'");
+            if (!sq) return field_error(fname, "no such cell in '" + std::string(tok) + "'");
+            f.count[std::size_t(c)][std::size_t(t)]++;
             if (t == HEART) {
-                if (s.heart[c] != NO_CELL) return err(fname, "more than one heart");
+                if (s.heart[c] != NO_CELL) return field_error(fname, "more than one heart");
                 s.heart[c] = *sq;
                 continue;
             }
             if (s.board[*sq] != kNoMan)
-                return err(fname, "cell " + geo::cell_name(*sq) + " holds two men");
+                return field_error(fname, "cell " + geo::cell_name(*sq) + " holds two men");
             s.pieces[c][t] |= bit(*sq);
             s.by_colour[c] |= bit(*sq);
             s.board[*sq] = make_man(Colour(c), PieceType(t));
         }
     }
+    return std::nullopt;
+}
 
-    // To move and phase.
-    const Colour to_move = parse_colour(fields[4]).value_or(NO_COLOUR);
-    if (to_move == NO_COLOUR || to_move >= *players)
-        return err("to-move", *players == 2 ? "must be g or b" : "must be g, b or k");
-    Phase phase;
+/// The player to move, the phase and the move counters (fields 4-7).
+FieldError read_turn(const std::vector<std::string_view>& fields, const Rules& rules,
+                     PositionFields& f) {
+    f.to_move = parse_colour(fields[4]).value_or(NO_COLOUR);
+    if (f.to_move == NO_COLOUR || f.to_move >= f.players)
+        return field_error("to-move", f.players == 2 ? "must be g or b" : "must be g, b or k");
     if (fields[5] == "place")
-        phase = Phase::Place;
+        f.phase = Phase::Place;
     else if (fields[5] == "heart")
-        phase = Phase::Heart;
+        f.phase = Phase::Heart;
     else if (fields[5] == "play")
-        phase = Phase::Play;
+        f.phase = Phase::Play;
     else
-        return err("phase", "must be place, heart or play, not '" + std::string(fields[5]) + "'");
-    if (phase == Phase::Heart && rules.reflective)
-        return err("phase", "Reflective has no heart phase (SPEC 21)");
-    auto half = parse_int(fields[6], 0, 1000000);
-    if (!half) return err("halfmove", "must be a whole number 0..1000000");
-    auto full = parse_int(fields[7], 1, 1000000);
-    if (!full) return err("fullmove", "must be a whole number 1..1000000");
+        return field_error("phase",
+                           "must be place, heart or play, not '" + std::string(fields[5]) + "'");
+    if (f.phase == Phase::Heart && rules.reflective)
+        return field_error("phase", "Reflective has no heart phase (SPEC 21)");
+    const auto half = parse_int(fields[6], 0, 1000000);
+    if (!half) return field_error("halfmove", "must be a whole number 0..1000000");
+    const auto full = parse_int(fields[7], 1, 1000000);
+    if (!full) return field_error("fullmove", "must be a whole number 1..1000000");
+    f.halfmove = *half;
+    f.fullmove = *full;
+    return std::nullopt;
+}
 
-    // Optional fields (SPEC 10): clouds, ablated, courier; each at most once.
-    std::vector<Cell> ablated;
-    Strengths strengths{};  // Kinta's scorecard (SPEC 10, 26), 0 = initial
-    bool have_clouds = false, have_ablated = false, have_courier = false, have_strength = false;
+/// One `<cell>:<strength>` item of the strength field (SPEC 10, 26).
+FieldError read_strength(std::string_view item, PositionFields& f) {
+    const auto colon = item.find(':');
+    const auto sq =
+        colon == std::string_view::npos ? std::nullopt : geo::parse_cell(item.substr(0, colon));
+    if (!sq)
+        return field_error("strength", "'" + std::string(item.substr(0, 40)) +
+                                           "' is not <cell>:<strength> (e.g. d38:87)");
+    if (f.s.board[*sq] == kNoMan)
+        return field_error("strength", "cell " + geo::cell_name(*sq) + " holds no man");
+    if (f.strengths[*sq]) return field_error("strength", "names " + geo::cell_name(*sq) + " twice");
+    const int initial = kInitialStrength[man_type(f.s.board[*sq])];
+    const auto n = parse_int(item.substr(colon + 1), 1, initial - 1);
+    if (!n)
+        return field_error("strength", "'" + std::string(item.substr(0, 40)) +
+                                           "': the strength must be a whole number 1.." +
+                                           std::to_string(initial - 1) + " (below the initial " +
+                                           std::to_string(initial) + ")");
+    f.strengths[*sq] = std::uint8_t(*n);
+    return std::nullopt;
+}
+
+/// One `<colour>:<cell>` item of the courier field (SPEC 10, 23.1).
+FieldError read_courier(std::string_view item, PositionFields& f) {
+    Colour c = NO_COLOUR;
+    for (int k = 0; k < f.players; ++k)
+        if (item.size() > 2 && item[0] == kColourChar[k] && item[1] == ':') c = Colour(k);
+    const auto sq = c == NO_COLOUR ? std::nullopt : geo::parse_cell(item.substr(2));
+    if (!sq)
+        return field_error("courier", "'" + std::string(item.substr(0, 40)) +
+                                          "' is not <colour>:<cell> (e.g. g:i89)");
+    if (f.s.courier[c] != NO_CELL)
+        return field_error("courier", std::string("names colour ") + kColourChar[c] + " twice");
+    f.s.courier[c] = *sq;
+    return std::nullopt;
+}
+
+/// One cell of the clouds or ablated field (SPEC 10, 16, 17).
+FieldError read_cell_item(const std::string& key, std::string_view item, PositionFields& f) {
+    const auto sq = geo::parse_cell(item);
+    if (!sq)
+        return field_error(key.c_str(), "no such cell '" + std::string(item.substr(0, 40)) + "'");
+    Bitboard& set = key == "clouds" ? f.clouds : f.s.ablated;
+    if (test(set, *sq)) return field_error(key.c_str(), "names " + geo::cell_name(*sq) + " twice");
+    set |= bit(*sq);
+    if (key == "ablated") f.ablated.push_back(*sq);
+    return std::nullopt;
+}
+
+/// The optional key=value fields (SPEC 10): clouds, ablated, courier, strength; each at most
+/// once. `given` are the rules before effective() (for the strength field's message).
+FieldError read_optional(const std::vector<std::string_view>& fields, const Rules& rules,
+                         const Rules& given, PositionFields& f) {
+    bool have_clouds = false, have_strength = false;
     for (std::size_t i = 8; i < fields.size(); ++i) {
         const auto tok = fields[i];
         const auto eq = tok.find('=');
         if (eq == std::string_view::npos || eq == 0)
-            return err("position string",
-                       "optional field '" + std::string(tok.substr(0, 40)) + "' is not key=value");
+            return field_error(
+                "position string",
+                "optional field '" + std::string(tok.substr(0, 40)) + "' is not key=value");
         const std::string key(tok.substr(0, eq));
         const auto value = tok.substr(eq + 1);
         bool* seen = key == "clouds"     ? &have_clouds
-                     : key == "ablated"  ? &have_ablated
-                     : key == "courier"  ? &have_courier
+                     : key == "ablated"  ? &f.have_ablated
+                     : key == "courier"  ? &f.have_courier
                      : key == "strength" ? &have_strength
                                          : nullptr;
         if (!seen)
-            return err("position string", "unknown optional field '" + key.substr(0, 40) +
-                                              "' (known: clouds, ablated, courier, strength)");
-        if (*seen) return err(key.c_str(), "given twice");
+            return field_error("position string",
+                               "unknown optional field '" + key.substr(0, 40) +
+                                   "' (known: clouds, ablated, courier, strength)");
+        if (*seen) return field_error(key.c_str(), "given twice");
         *seen = true;
-        if (value.empty()) return err(key.c_str(), "empty value");
+        if (value.empty()) return field_error(key.c_str(), "empty value");
         if (key == "strength") {  // SPEC 10, 26
             if (!rules.kinta)
-                return err("strength", given.kinta ? "given where Kinta has no effect (SPEC 26)"
+                return field_error("strength", given.kinta
+                                                   ? "given where Kinta has no effect (SPEC 26)"
                                                    : "given with Kinta off");
-            if (phase != Phase::Play) return err("strength", "given outside the play phase");
+            if (f.phase != Phase::Play)
+                return field_error("strength", "given outside the play phase");
         }
         for (auto item : split(value, ',')) {
-            if (key == "strength") {
-                const auto colon = item.find(':');
-                auto sq = colon == std::string_view::npos ? std::nullopt
-                                                          : geo::parse_cell(item.substr(0, colon));
-                if (!sq)
-                    return err("strength", "'" + std::string(item.substr(0, 40)) +
-                                               "' is not <cell>:<strength> (e.g. d38:87)");
-                if (s.board[*sq] == kNoMan)
-                    return err("strength", "cell " + geo::cell_name(*sq) + " holds no man");
-                if (strengths[*sq])
-                    return err("strength", "names " + geo::cell_name(*sq) + " twice");
-                const int initial = kInitialStrength[man_type(s.board[*sq])];
-                auto n = parse_int(item.substr(colon + 1), 1, initial - 1);
-                if (!n)
-                    return err("strength", "'" + std::string(item.substr(0, 40)) +
-                                               "': the strength must be a whole number 1.." +
-                                               std::to_string(initial - 1) +
-                                               " (below the initial " + std::to_string(initial) +
-                                               ")");
-                strengths[*sq] = std::uint8_t(*n);
-                continue;
-            }
-            if (key == "courier") {
-                Colour c = NO_COLOUR;
-                for (int k = 0; k < *players; ++k)
-                    if (item.size() > 2 && item[0] == kColourChar[k] && item[1] == ':')
-                        c = Colour(k);
-                auto sq = c == NO_COLOUR ? std::nullopt : geo::parse_cell(item.substr(2));
-                if (!sq)
-                    return err("courier", "'" + std::string(item.substr(0, 40)) +
-                                              "' is not <colour>:<cell> (e.g. g:i89)");
-                if (s.courier[c] != NO_CELL)
-                    return err("courier", std::string("names colour ") + kColourChar[c] + " twice");
-                s.courier[c] = *sq;
-                continue;
-            }
-            auto sq = geo::parse_cell(item);
-            if (!sq)
-                return err(key.c_str(), "no such cell '" + std::string(item.substr(0, 40)) + "'");
-            if (key == "clouds") {
-                if (test(p.clouds_, *sq))
-                    return err("clouds", "names " + geo::cell_name(*sq) + " twice");
-                p.clouds_ |= bit(*sq);
-            } else {
-                if (test(s.ablated, *sq))
-                    return err("ablated", "names " + geo::cell_name(*sq) + " twice");
-                s.ablated |= bit(*sq);
-                ablated.push_back(*sq);
-            }
+            FieldError e = key == "strength"  ? read_strength(item, f)
+                           : key == "courier" ? read_courier(item, f)
+                                              : read_cell_item(key, item, f);
+            if (e) return e;
         }
     }
+    return std::nullopt;
+}
 
-    // Who is out: in play, a colour with no heart (SPEC 10); black always in 2-player games.
-    std::uint8_t out = *players == 3 ? 0 : std::uint8_t(1 << BLACK);
-    for (int c = 0; c < *players && !rules.reflective; ++c) {
-        if (phase == Phase::Play && s.heart[c] == NO_CELL) {
+/// Who is out: in play, a colour with no heart (SPEC 10); black always in 2-player games.
+FieldError check_out(const Rules& rules, PositionFields& f) {
+    f.out = f.players == 3 ? 0 : std::uint8_t(1 << BLACK);
+    for (int c = 0; c < f.players && !rules.reflective; ++c) {
+        if (f.phase == Phase::Play && f.s.heart[c] == NO_CELL) {
             // Three players: the capturer took the army. Two players: the game is over and
             // the loser's men may stay (docs/rules.md). RelationDilemma: a finished game,
             // men stay (SPEC 15).
-            if (s.by_colour[c] && *players == 3 && !rules.relation_dilemma)
-                return err(kColourField[c],
-                           "has men but no heart (a player without a heart "
-                           "is out and has none)");
-            out |= std::uint8_t(1 << c);
+            if (f.s.by_colour[c] && f.players == 3 && !rules.relation_dilemma)
+                return field_error(kColourField[c],
+                                   "has men but no heart (a player without a heart "
+                                   "is out and has none)");
+            f.out |= std::uint8_t(1 << c);
         }
     }
-    if ((out >> to_move) & 1) return err("to-move", "the player to move is out");
-    int outs = 0;  // armies that changed hands (three players only, SPEC 10)
-    for (int c = 0; c < *players && *players == 3 && !rules.relation_dilemma; ++c)
-        outs += (out >> c) & 1;
+    if ((f.out >> f.to_move) & 1) return field_error("to-move", "the player to move is out");
+    for (int c = 0; c < f.players && f.players == 3 && !rules.relation_dilemma; ++c)
+        f.outs += (f.out >> c) & 1;
+    return std::nullopt;
+}
 
-    // Counts against the sets: each colour, and all colours together (SPEC 10).
-    const int sets = rules.reflective ? 1 : *players;
+/// Counts against the sets: each colour, and all colours together (SPEC 10).
+FieldError check_counts(const Rules& rules, const PositionFields& f) {
+    const int sets = rules.reflective ? 1 : f.players;
     for (int t = 0; t < kPieceTypes; ++t) {
         int total = 0;
         for (int c = 0; c < kColours; ++c) {
-            total += count[c][t];
-            if (count[c][t] > kSetCount[t] * (1 + outs))
-                return err(kColourField[c], "has " + std::to_string(count[c][t]) + " " +
-                                                kPieceChar[t] + ", more than its set allows (" +
-                                                std::to_string(kSetCount[t] * (1 + outs)) + ")");
+            const int n = f.count[std::size_t(c)][std::size_t(t)];
+            total += n;
+            if (n > kSetCount[t] * (1 + f.outs))
+                return field_error(kColourField[c],
+                                   "has " + std::to_string(n) + " " + kPieceChar[t] +
+                                       ", more than its set allows (" +
+                                       std::to_string(kSetCount[t] * (1 + f.outs)) + ")");
         }
         if (total > kSetCount[t] * sets)
-            return err("position string", "all colours together hold " + std::to_string(total) +
-                                              " " + kPieceChar[t] +
-                                              ", more than one set per player allows (" +
-                                              std::to_string(kSetCount[t] * sets) + ")");
+            return field_error("position string", "all colours together hold " +
+                                                      std::to_string(total) + " " + kPieceChar[t] +
+                                                      ", more than one set per player allows (" +
+                                                      std::to_string(kSetCount[t] * sets) + ")");
     }
+    return std::nullopt;
+}
 
-    // Hearts share a cell only with a carrier of their own colour.
+/// Hearts share a cell only with a carrier of their own colour, never with another heart.
+FieldError check_hearts(const Position& p, const PositionFields& f) {
+    const Position::State& s = f.s;
     for (int c = 0; c < kColours; ++c) {
-        Cell h = s.heart[c];
+        const Cell h = s.heart[c];
         if (h == NO_CELL || s.board[h] == kNoMan) continue;
-        Man m = s.board[h];
+        const Man m = s.board[h];
         if (man_colour(m) != c || !p.is_carrier_type(man_type(m)))
-            return err(kColourField[c], "heart on " + geo::cell_name(h) +
-                                            " shares its cell with a man that is not its "
-                                            "own carrier");
+            return field_error(kColourField[c], "heart on " + geo::cell_name(h) +
+                                                    " shares its cell with a man that is not its "
+                                                    "own carrier");
     }
     for (int c = 0; c < kColours; ++c)
         for (int o = c + 1; o < kColours; ++o)
             if (s.heart[c] != NO_CELL && s.heart[c] == s.heart[o])
-                return err(kColourField[o],
-                           "cell " + geo::cell_name(s.heart[o]) + " holds two hearts");
+                return field_error(kColourField[o],
+                                   "cell " + geo::cell_name(s.heart[o]) + " holds two hearts");
+    return std::nullopt;
+}
 
-    // Walls and zones (SPEC 5; BlockaderTraps 23.2; Reflective 21: every man is an enemy).
+/// Walls and zones (SPEC 5; BlockaderTraps 23.2; Reflective 21: every man is an enemy), and
+/// no heart in a zone or on a cloud.
+FieldError check_walls(const Rules& rules, const PositionFields& f) {
+    const Position::State& s = f.s;
     const Bitboard all = s.by_colour[0] | s.by_colour[1] | s.by_colour[2];
     Bitboard all_zones = 0;
     for (int c = 0; c < kColours; ++c) {
-        Bitboard z = geo::neighbours_of(s.pieces[c][WALL]);
+        const Bitboard z = geo::neighbours_of(s.pieces[c][WALL]);
         Bitboard held = all & ~s.by_colour[c];
-        if (rules.reflective || (rules.blockader_traps && phase != Phase::Play)) held = all;
-        if (rules.blockader_traps && phase == Phase::Play) held = 0;
+        if (rules.reflective || (rules.blockader_traps && f.phase != Phase::Play)) held = all;
+        if (rules.blockader_traps && f.phase == Phase::Play) held = 0;
         if (z & held)
-            return err(kColourField[c], std::string("a wall's zone holds ") +
-                                            (rules.reflective ? "a man" : "an opposing piece") +
-                                            " on " + geo::cell_name(lsb(z & held)));
+            return field_error(kColourField[c],
+                               std::string("a wall's zone holds ") +
+                                   (rules.reflective ? "a man" : "an opposing piece") + " on " +
+                                   geo::cell_name(lsb(z & held)));
         for (int o = 0; o < kColours; ++o)
             if (o != c && (z & geo::neighbours_of(s.pieces[o][WALL])))
-                return err(kColourField[c], "a wall's zone meets an opposing wall's zone");
+                return field_error(kColourField[c], "a wall's zone meets an opposing wall's zone");
         all_zones |= z;
     }
     for (int c = 0; c < kColours; ++c) {
         if (s.heart[c] != NO_CELL && test(all_zones, s.heart[c]))
-            return err(kColourField[c],
-                       "heart on " + geo::cell_name(s.heart[c]) + " stands in a wall's zone");
-        if (s.heart[c] != NO_CELL && test(p.clouds_, s.heart[c]))
-            return err(kColourField[c],
-                       "heart on " + geo::cell_name(s.heart[c]) + " stands on a clouded cell");
+            return field_error(kColourField[c], "heart on " + geo::cell_name(s.heart[c]) +
+                                                    " stands in a wall's zone");
+        if (s.heart[c] != NO_CELL && test(f.clouds, s.heart[c]))
+            return field_error(kColourField[c], "heart on " + geo::cell_name(s.heart[c]) +
+                                                    " stands on a clouded cell");
     }
+    return std::nullopt;
+}
 
-    // Phase-specific rules (SPEC 6, 10; HeartFirst 20; Reflective 21).
+bool heart_on_carrier(const PositionFields& f, int c) {
+    return f.s.heart[c] != NO_CELL && f.s.board[f.s.heart[c]] != kNoMan;
+}
+
+/// The setup phases: whose turn it is follows from the men placed (SPEC 6.1; RH V11 when
+/// alternating; with HeartFirst each player before the one to move has placed its heart too;
+/// Reflective 21: g and b place in turn).
+FieldError check_setup(const Position& p, const Rules& rules, const PositionFields& f) {
+    const Position::State& s = f.s;
     std::array<int, kColours> placed{};
-    for (int c = 0; c < kColours; ++c) placed[c] = popcount(s.by_colour[c]);
-    auto heart_on_carrier = [&](int c) {
-        return s.heart[c] != NO_CELL && s.board[s.heart[c]] != kNoMan;
-    };
-    if (phase != Phase::Play) {
-        for (int c = 0; c < *players; ++c)
-            if (Bitboard outside = s.by_colour[c] & ~p.setup_cells(Colour(c)))
-                return err(kColourField[c], "piece on " + geo::cell_name(lsb(outside)) +
-                                                " is outside its setup cells");
-    }
-    if (phase == Phase::Place && rules.reflective) {
+    for (int c = 0; c < kColours; ++c) placed[std::size_t(c)] = popcount(s.by_colour[c]);
+    for (int c = 0; c < f.players; ++c)
+        if (Bitboard outside = s.by_colour[c] & ~p.setup_cells(Colour(c)))
+            return field_error(kColourField[c], "piece on " + geo::cell_name(lsb(outside)) +
+                                                    " is outside its setup cells");
+    if (f.phase == Phase::Place && rules.reflective) {
         const int n = placed[GREEN];
-        if (to_move != (n % 2 ? BLUE : GREEN))
-            return err("to-move", std::to_string(n) + " men placed: " + (n % 2 ? "b" : "g") +
-                                      " places next under Reflective");
-        if (n >= 1 && !heart_on_carrier(GREEN))
-            return err("green", "the heart must stand on a carrier once a man is placed");
-        if (n == 0 && s.heart[GREEN] != NO_CELL) return err("green", "a heart with no men placed");
-    } else if (phase != Phase::Play) {
-        // Whose turn it is follows from the counts (SPEC 6.1; RH V11 when alternating; with
-        // HeartFirst each player before the one to move has placed its heart too).
-        const bool heart_phase = phase == Phase::Heart;
-        for (int c = 0; c < *players; ++c) {
-            const bool should_have_heart = (heart_phase || rules.heart_first) && c < to_move;
-            if (s.heart[c] != NO_CELL && !should_have_heart)
-                return err(kColourField[c], phase == Phase::Place && !rules.heart_first
-                                                ? "a heart is on the board in the place phase"
-                                                : "its heart is placed before its turn");
-            if (should_have_heart) {
-                if (s.heart[c] == NO_CELL)
-                    return err(kColourField[c], "its heart should be placed already");
-                if (!heart_on_carrier(c))
-                    return err(kColourField[c], "heart is not on one of its carriers");
-            }
-        }
-        bool ok = true;
-        if (heart_phase && !rules.heart_first) {
-            for (int c = 0; c < *players; ++c)
-                if (placed[c] != kSetSize)
-                    return err(kColourField[c], "setup unfinished in the heart phase (" +
-                                                    std::to_string(placed[c]) + " of 9 pieces)");
-        } else if (heart_phase) {  // HeartFirst: the player to move has just finished
-            for (int c = 0; c < *players; ++c)
-                ok = ok && placed[c] == (c <= to_move ? kSetSize : 0);
-        } else if (rules.alternating_placement) {
-            int n = placed[to_move];
-            for (int c = 0; c < *players; ++c) ok = ok && placed[c] == (c < to_move ? n + 1 : n);
-            ok = ok && n < kSetSize;
-        } else {
-            for (int c = 0; c < *players; ++c)
-                ok = ok && (c < to_move    ? placed[c] == kSetSize
-                            : c == to_move ? placed[c] < kSetSize
-                                           : placed[c] == 0);
-        }
-        if (!ok)
-            return err("to-move",
-                       "the numbers of pieces placed do not fit "
-                       "the placement order with " +
-                           std::string(1, kColourChar[to_move]) + " to move");
+        if (f.to_move != (n % 2 ? BLUE : GREEN))
+            return field_error("to-move", std::to_string(n) +
+                                              " men placed: " + (n % 2 ? "b" : "g") +
+                                              " places next under Reflective");
+        if (n >= 1 && !heart_on_carrier(f, GREEN))
+            return field_error("green", "the heart must stand on a carrier once a man is placed");
+        if (n == 0 && s.heart[GREEN] != NO_CELL)
+            return field_error("green", "a heart with no men placed");
+        return std::nullopt;
     }
-
-    // Ablated cells (SPEC 10, 17).
-    if (have_ablated) {
-        if (phase != Phase::Play) return err("ablated", "given outside the play phase");
-        if (rules.ablative == 0) return err("ablated", "given with Ablative 0 (off)");
-        if (rules.ablative > 0 && int(ablated.size()) > rules.ablative)
-            return err("ablated", std::to_string(ablated.size()) + " cells, more than Ablative " +
-                                      std::to_string(rules.ablative));
-        if (s.ablated & all)
-            return err("ablated",
-                       "a piece stands on ablated cell " + geo::cell_name(lsb(s.ablated & all)));
+    const bool heart_phase = f.phase == Phase::Heart;
+    for (int c = 0; c < f.players; ++c) {
+        const bool should_have_heart = (heart_phase || rules.heart_first) && c < f.to_move;
+        if (s.heart[c] != NO_CELL && !should_have_heart)
+            return field_error(kColourField[c], f.phase == Phase::Place && !rules.heart_first
+                                                    ? "a heart is on the board in the place phase"
+                                                    : "its heart is placed before its turn");
+        if (should_have_heart) {
+            if (s.heart[c] == NO_CELL)
+                return field_error(kColourField[c], "its heart should be placed already");
+            if (!heart_on_carrier(f, c))
+                return field_error(kColourField[c], "heart is not on one of its carriers");
+        }
     }
+    bool ok = true;
+    const auto to_move = f.to_move;
+    if (heart_phase && !rules.heart_first) {
+        for (int c = 0; c < f.players; ++c)
+            if (placed[std::size_t(c)] != kSetSize)
+                return field_error(kColourField[c], "setup unfinished in the heart phase (" +
+                                                        std::to_string(placed[std::size_t(c)]) +
+                                                        " of 9 pieces)");
+    } else if (heart_phase) {  // HeartFirst: the player to move has just finished
+        for (int c = 0; c < f.players; ++c)
+            ok = ok && placed[std::size_t(c)] == (c <= to_move ? kSetSize : 0);
+    } else if (rules.alternating_placement) {
+        const int n = placed[to_move];
+        for (int c = 0; c < f.players; ++c)
+            ok = ok && placed[std::size_t(c)] == (c < to_move ? n + 1 : n);
+        ok = ok && n < kSetSize;
+    } else {
+        for (int c = 0; c < f.players; ++c)
+            ok = ok && (c < to_move    ? placed[std::size_t(c)] == kSetSize
+                        : c == to_move ? placed[std::size_t(c)] < kSetSize
+                                       : placed[std::size_t(c)] == 0);
+    }
+    if (!ok)
+        return field_error("to-move",
+                           "the numbers of pieces placed do not fit "
+                           "the placement order with " +
+                               std::string(1, kColourChar[to_move]) + " to move");
+    return std::nullopt;
+}
 
-    // Couriers (SPEC 10, 23.1).
-    if (have_courier && !rules.courier)
-        return err("courier",
-                   rules.reflective ? "given under Reflective" : "given with Courier off");
+/// Ablated cells (SPEC 10, 17).
+FieldError check_ablated(const Rules& rules, const PositionFields& f) {
+    if (!f.have_ablated) return std::nullopt;
+    const Bitboard all = f.s.by_colour[0] | f.s.by_colour[1] | f.s.by_colour[2];
+    if (f.phase != Phase::Play) return field_error("ablated", "given outside the play phase");
+    if (rules.ablative == 0) return field_error("ablated", "given with Ablative 0 (off)");
+    if (rules.ablative > 0 && int(f.ablated.size()) > rules.ablative)
+        return field_error("ablated", std::to_string(f.ablated.size()) +
+                                          " cells, more than Ablative " +
+                                          std::to_string(rules.ablative));
+    if (f.s.ablated & all)
+        return field_error(
+            "ablated", "a piece stands on ablated cell " + geo::cell_name(lsb(f.s.ablated & all)));
+    return std::nullopt;
+}
+
+/// Couriers (SPEC 10, 23.1).
+FieldError check_couriers(const Position& p, const Rules& rules, const PositionFields& f) {
+    const Position::State& s = f.s;
+    if (f.have_courier && !rules.courier)
+        return field_error("courier",
+                           rules.reflective ? "given under Reflective" : "given with Courier off");
     for (int c = 0; c < kColours; ++c) {
         const Cell k = s.courier[c];
         if (k != NO_CELL) {
             if (s.board[k] == kNoMan || man_colour(s.board[k]) != c ||
                 !p.is_carrier_type(man_type(s.board[k])))
-                return err("courier", std::string("cell ") + geo::cell_name(k) +
-                                          " holds no carrier of colour " + kColourChar[c]);
+                return field_error("courier", std::string("cell ") + geo::cell_name(k) +
+                                                  " holds no carrier of colour " + kColourChar[c]);
             if (s.heart[c] == NO_CELL)
-                return err("courier",
-                           std::string("colour ") + kColourChar[c] + " has no heart on the board");
+                return field_error("courier", std::string("colour ") + kColourChar[c] +
+                                                  " has no heart on the board");
         }
         if (!rules.courier || s.heart[c] == NO_CELL) continue;
-        if (heart_on_carrier(c) && k != s.heart[c])
-            return err("courier", std::string("the heart of ") + kColourChar[c] + " on " +
-                                      geo::cell_name(s.heart[c]) +
-                                      " is carried by a carrier that is not its courier");
-        if (phase != Phase::Play && k != s.heart[c])
-            return err("courier", std::string("colour ") + kColourChar[c] +
-                                      " has its heart placed but no courier entry on its cell");
+        if (heart_on_carrier(f, c) && k != s.heart[c])
+            return field_error("courier", std::string("the heart of ") + kColourChar[c] + " on " +
+                                              geo::cell_name(s.heart[c]) +
+                                              " is carried by a carrier that is not its courier");
+        if (f.phase != Phase::Play && k != s.heart[c])
+            return field_error("courier", std::string("colour ") + kColourChar[c] +
+                                              " has its heart placed but no courier entry on its "
+                                              "cell");
     }
+    return std::nullopt;
+}
 
-    s.to_move = to_move;
-    s.phase = phase;
-    s.out = out;
-    s.halfmove = *half;
-    s.fullmove = *full;
-    s.abl_end = std::uint16_t(ablated.size());
-    p.abl_seq_ = ablated;
+}  // namespace
+
+std::optional<std::string> Position::set(std::string_view fen, const Rules& given) {
+    const auto fields = split(fen, ' ');
+    const char* names[] = {"players", "green", "blue",     "black",
+                           "to-move", "phase", "halfmove", "fullmove"};
+    if (fields.size() < 8)
+        return "position string: expected 8 fields separated by single spaces, got " +
+               std::to_string(fields.size());
+    for (std::size_t i = 0; i < fields.size(); ++i)
+        if (fields[i].empty())
+            return std::string(i < 8 ? names[i] : "position string") + ": empty field";
+    const auto players = parse_int(fields[0], 2, 3);
+    if (!players)
+        return field_error("players", "must be 2 or 3, not '" + std::string(fields[0]) + "'");
+    Position p(*players, given);
+    const Rules& rules = p.rules_;  // as they act in a game of this size (SPEC 14)
+    PositionFields f;
+    f.players = *players;
+    f.s = p.state();  // empty board
+    // Read, then check the parts against each other, in SPEC 10's order.
+    if (auto e = read_men(fields, rules, f)) return e;
+    if (auto e = read_turn(fields, rules, f)) return e;
+    if (auto e = read_optional(fields, rules, given, f)) return e;
+    if (auto e = check_out(rules, f)) return e;
+    if (auto e = check_counts(rules, f)) return e;
+    if (auto e = check_hearts(p, f)) return e;
+    if (auto e = check_walls(rules, f)) return e;
+    if (f.phase != Phase::Play)
+        if (auto e = check_setup(p, rules, f)) return e;
+    if (auto e = check_ablated(rules, f)) return e;
+    if (auto e = check_couriers(p, rules, f)) return e;
+
+    State& s = f.s;
+    s.to_move = f.to_move;
+    s.phase = f.phase;
+    s.out = f.out;
+    s.halfmove = f.halfmove;
+    s.fullmove = f.fullmove;
+    s.abl_end = std::uint16_t(f.ablated.size());
+    p.clouds_ = f.clouds;
+    p.abl_seq_ = f.ablated;
     p.stack_.back() = s;
-    if (rules.kinta) p.strength_.assign(1, strengths);
+    if (rules.kinta) p.strength_.assign(1, f.strengths);
     p.stack_.back().abl_key = p.ablation_key(s);
     p.stack_.back().key = p.compute_key();
     *this = std::move(p);
