@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
+#include <random>
 #include <set>
 
 #include "engine/geometry.h"
@@ -91,77 +93,233 @@ void BlindSearch::wait() {
     if (thread_.joinable()) thread_.join();
 }
 
+namespace {
+
+/// Step 2b's counts for one proposal over the belief's boards: boards looked at, where it is
+/// legal, where it takes a heart at once, where it leaves our heart open to an opponent's
+/// next move, where it threatens an opposing heart.
+struct Share {
+    int n = 0, legal = 0, win = 0, danger = 0, threat = 0;
+};
+
+/// One proposal on one board of step 3: legal there, searched, its weighed score.
+struct BoardScore {
+    bool legal = false, scored = false;
+    int score = 0;
+};
+
+/// The opposing men expected by type: the mean over up to 128 of the belief's boards.
+std::array<double, kPieceTypes> expected_men(const Belief& belief, Colour us) {
+    std::array<double, kPieceTypes> expected{};
+    const std::size_t nb = std::min<std::size_t>(belief.size(), 128);
+    for (std::size_t i = 0; i < nb; ++i) {
+        const Position& b = belief.board(i * belief.size() / nb);
+        for (int c = 0; c < b.players(); ++c)
+            if (c != us)
+                for (int t = 0; t < kPieceTypes; ++t)
+                    expected[std::size_t(t)] += popcount(b.pieces(Colour(c), PieceType(t)));
+    }
+    for (double& e : expected) e /= double(std::max<std::size_t>(nb, 1));
+    return expected;
+}
+
+/// Step 2b: every proposal against the whole belief (up to 128 boards), one ply deep. Cheap,
+/// and far less noisy than the few boards searched. Stops early when `stop` is set.
+std::map<std::uint32_t, Share> belief_shares(const Belief& belief,
+                                             const std::vector<Move>& proposals, Colour us,
+                                             const std::atomic<bool>& stop) {
+    std::map<std::uint32_t, Share> shares;
+    const std::size_t nb = std::min<std::size_t>(belief.size(), 128);
+    MoveList on_board;
+    for (std::size_t i = 0; i < nb && !stop.load(); ++i) {
+        Position b = belief.board(i * belief.size() / nb);
+        generate_legal(b, on_board);
+        for (Move m : proposals) {
+            Share& sh = shares[m.raw()];
+            ++sh.n;
+            if (!on_board.contains(m)) continue;
+            ++sh.legal;
+            if (b.heart_victim(m) != NO_COLOUR) {
+                ++sh.win;
+                continue;
+            }
+            b.do_move(m);
+            if (!b.game_over() && b.heart(us) != NO_CELL && heart_attacked(b, us)) ++sh.danger;
+            // A threat: after it we could take an opposing heart on our next move.
+            for (int c = 0; c < b.players(); ++c)
+                if (c != us && b.heart(Colour(c)) != NO_CELL && attacks_heart(b, us, Colour(c))) {
+                    ++sh.threat;
+                    break;
+                }
+            b.undo_move();
+        }
+    }
+    return shares;
+}
+
+/// Step 3's boards: up to `samples` distinct boards of the belief, drawn in an order seeded
+/// by the view's history (the same line gives the same answer).
+std::vector<const Position*> distinct_boards(const Belief& belief, const blind::View& view,
+                                             int samples) {
+    std::vector<const Position*> boards;
+    std::set<std::uint64_t> keys;
+    std::vector<std::size_t> order(belief.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::mt19937_64 rng(0x5eedULL ^ (std::uint64_t(view.tokens().size()) << 32) ^
+                        std::uint64_t(view.refused().size()));
+    std::shuffle(order.begin(), order.end(), rng);
+    for (std::size_t i : order) {
+        if (int(boards.size()) >= samples) break;
+        const Position& b = belief.board(i);
+        if (keys.insert(b.key()).second) boards.push_back(&b);
+    }
+    return boards;
+}
+
+/// Step 2's candidates: the six proposals the boards' searches voted for most, then the one
+/// that takes a heart on the most boards, the one that threatens one most, the one that
+/// leaves ours open least, the one whose view is least exposed. (votes, proposal) pairs.
+std::vector<std::pair<int, std::uint32_t>> candidates(const std::map<std::uint32_t, int>& votes,
+                                                      const std::map<std::uint32_t, Share>& shares,
+                                                      const std::map<std::uint32_t, double>& open) {
+    std::vector<std::pair<int, std::uint32_t>> ranked;
+    for (auto& [m, n] : votes) ranked.emplace_back(n, m);
+    std::sort(ranked.rbegin(), ranked.rend());
+    if (ranked.size() > 6) ranked.resize(6);
+    std::uint32_t most_wins = 0, safest = 0, shut = 0, most_threats = 0;
+    int wins = 0, threats = 0, least = 1 << 30;
+    double least_open = 1e9;
+    for (auto& [m, sh] : shares) {
+        if (sh.win > wins) wins = sh.win, most_wins = m;
+        if (sh.threat > threats) threats = sh.threat, most_threats = m;
+        const int risk = sh.danger + (sh.n - sh.legal);
+        if (sh.legal && risk < least) least = risk, safest = m;
+        if (sh.legal && open.at(m) < least_open) least_open = open.at(m), shut = m;
+    }
+    for (std::uint32_t m : {most_wins, most_threats, safest, shut})
+        if (m && std::none_of(ranked.begin(), ranked.end(), [&](auto& r) { return r.second == m; }))
+            ranked.emplace_back(0, m);
+    return ranked;
+}
+
+/// Step 3's value of a proposal (centi-pawns; nullopt when no board scored it): 0.75 x its
+/// mean score over the boards + 0.25 x its worst, less 80 x the share of the k boards where
+/// it would be refused, with the belief's shares (wins, threats, danger) and the exposure of
+/// our heart weighed by params.
+std::optional<double> proposal_value(Move m, const std::vector<BoardScore>& row, const Share& sh,
+                                     double open, std::size_t k,
+                                     const BlindSearch::Params& params) {
+    int legal_n = 0, scored_n = 0, worst = 1 << 20;
+    double sum = 0;
+    for (const auto& c : row) {
+        legal_n += c.legal;
+        if (c.scored) {
+            ++scored_n;
+            sum += c.score;
+            worst = std::min(worst, c.score);
+        }
+    }
+    if (!scored_n) return std::nullopt;
+    const double mean = sum / scored_n;
+    const double n_all = std::max(1, sh.n);
+    const double value = 0.75 * mean + 0.25 * worst - 80.0 * double(int(k) - legal_n) / double(k) +
+                         params.win_cp * sh.win / n_all + params.threat_cp * sh.threat / n_all -
+                         params.danger_cp * sh.danger / n_all - params.exposure_cp * open;
+    if (std::getenv("KLINZHA_BLIND_DEBUG"))
+        std::fprintf(stderr,
+                     "%s mean %.0f worst %d legal %d/%d win %d threat %d danger %d n %d open "
+                     "%.2f value %.0f\n",
+                     move_to_string(m).c_str(), mean, worst, legal_n, int(k), sh.win, sh.threat,
+                     sh.danger, sh.n, open, value);
+    return value;
+}
+
+/// The `info string` words on the chosen proposal's shares.
+std::string share_note(const Share& sh, double open) {
+    if (!sh.n) return "";
+    char buf[112];
+    std::snprintf(buf, sizeof buf,
+                  " legal %.0f%% takes a heart %.0f%% threatens one %.0f%% heart open %.0f%% "
+                  "exposure %.2f",
+                  100.0 * sh.legal / sh.n, 100.0 * sh.win / sh.n, 100.0 * sh.threat / sh.n,
+                  100.0 * sh.danger / sh.n, open);
+    return buf;
+}
+
+}  // namespace
+
+std::map<int, SearchInfo> BlindSearch::Turn::search(const Position& root, std::vector<Move> only,
+                                                    std::int64_t ms, int depth,
+                                                    std::uint64_t node_limit, int multipv) {
+    SearchLimits lim;
+    lim.searchmoves = std::move(only);
+    if (ms >= 0) lim.movetime = std::max<std::int64_t>(1, ms);
+    lim.depth = depth;
+    lim.nodes = node_limit;
+    SearchSettings s = settings;
+    s.multipv = multipv;
+    std::map<int, SearchInfo> lines;
+    nodes += searcher.search_sync(root, lim, s,
+                                  {[&](const SearchInfo& i) { lines[i.multipv] = i; },
+                                   [](Move, Move) {},
+                                   [](const std::string&) {},
+                                   {}});
+    return lines;
+}
+
+std::int64_t BlindSearch::Turn::left_ms() const {
+    return timed ? total_ms - ms_since(t0) : std::int64_t(1) << 40;
+}
+
+void BlindSearch::finish(const Turn& t, Move best, int score, int depth, const std::string& note) {
+    while ((pondering_.load() || t.limits.infinite) && !stop_.load())
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (!note.empty() && t.cb.on_string) t.cb.on_string(note);
+    if (!best.is_none() && t.cb.on_info) {
+        SearchInfo info;
+        info.depth = std::max(1, depth);
+        info.seldepth = info.depth;
+        info.score = score;  // never a mate: nothing is sure on boards one cannot see
+        info.nodes = t.nodes;
+        info.time_ms = ms_since(t.t0);
+        info.pv = {best};
+        t.cb.on_info(info);
+    }
+    running_ = false;
+    if (t.cb.on_bestmove) t.cb.on_bestmove(best, Move());
+}
+
 void BlindSearch::run(blind::View view, SearchLimits limits, SearchSettings settings, Params params,
                       SearchCallbacks cb) {
-    const auto t0 = Clock::now();
+    Turn t{searcher_, limits, settings, params, cb};
     const Position& v = view.position();
-    const Colour us = view.viewer();
-    std::uint64_t nodes = 0;
-    auto finish = [&](Move best, int score, int depth, const std::string& note) {
-        while ((pondering_.load() || limits.infinite) && !stop_.load())
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        if (!note.empty() && cb.on_string) cb.on_string(note);
-        if (!best.is_none() && cb.on_info) {
-            SearchInfo info;
-            info.depth = std::max(1, depth);
-            info.seldepth = info.depth;
-            info.score = score;  // never a mate: nothing is sure on boards one cannot see
-            info.nodes = nodes;
-            info.time_ms = ms_since(t0);
-            info.pv = {best};
-            cb.on_info(info);
-        }
-        running_ = false;
-        if (cb.on_bestmove) cb.on_bestmove(best, Move());
-    };
     const std::vector<Move> proposals = view.proposals();
     if (proposals.empty()) {
-        finish(Move(), 0, 0,
+        finish(t, Move(), 0, 0,
                view.over()         ? "game over for the blind player"
                : view.to_propose() ? "no proposal left: every legal move in the view was refused"
                                    : "not the blind player's turn");
         return;
     }
-    const TimeBudget budget =
-        plan_time(limits, us, settings.move_overhead_ms, int(view.tokens().size()), v.players());
-    const bool timed = budget.soft_ms >= 0;
+    const TimeBudget budget = plan_time(limits, view.viewer(), settings.move_overhead_ms,
+                                        int(view.tokens().size()), v.players());
+    t.timed = budget.soft_ms >= 0;
     // The time this proposal may take (the clock runs through refusals: each later proposal
     // of a turn gets half the time of the one before).
-    const std::int64_t total_ms =
-        timed ? std::max<std::int64_t>(
-                    1, budget.soft_ms >> std::min<std::size_t>(view.refused().size(), 4))
-              : -1;
-    auto left_ms = [&] { return timed ? total_ms - ms_since(t0) : std::int64_t(1) << 40; };
-
-    // A search of `root` among `only`, returning the last report of each line (by multipv).
-    auto search = [&](const Position& root, std::vector<Move> only, std::int64_t ms, int depth,
-                      std::uint64_t node_limit, int multipv) {
-        SearchLimits lim;
-        lim.searchmoves = std::move(only);
-        if (ms >= 0) lim.movetime = std::max<std::int64_t>(1, ms);
-        lim.depth = depth;
-        lim.nodes = node_limit;
-        SearchSettings s = settings;
-        s.multipv = multipv;
-        std::map<int, SearchInfo> lines;
-        nodes += searcher_.search_sync(root, lim, s,
-                                       {[&](const SearchInfo& i) { lines[i.multipv] = i; },
-                                        [](Move, Move) {},
-                                        [](const std::string&) {},
-                                        {}});
-        return lines;
-    };
-
+    t.total_ms = t.timed ? std::max<std::int64_t>(
+                               1, budget.soft_ms >> std::min<std::size_t>(view.refused().size(), 4))
+                         : -1;
     if (proposals.size() == 1) {
-        finish(proposals[0], 0, 1, "blind: one proposal left");
+        finish(t, proposals[0], 0, 1, "blind: one proposal left");
         return;
     }
     // Step 2 of the file comment: placements.
     if (v.phase() == Phase::Place || params.samples <= 0) {
         const bool planner = v.phase() == Phase::Place && view.refused().empty();
-        const auto lines = search(v, planner ? std::vector<Move>{} : proposals,
-                                  timed ? std::max<std::int64_t>(1, total_ms) : -1,
-                                  limits.depth ? limits.depth : (timed ? 0 : 8), limits.nodes, 1);
+        const auto lines =
+            t.search(v, planner ? std::vector<Move>{} : proposals,
+                     t.timed ? std::max<std::int64_t>(1, t.total_ms) : -1,
+                     limits.depth ? limits.depth : (t.timed ? 0 : 8), limits.nodes, 1);
         Move best;
         int score = 0, depth = 0;
         if (auto it = lines.find(1); it != lines.end() && !it->second.pv.empty()) {
@@ -172,7 +330,7 @@ void BlindSearch::run(blind::View view, SearchLimits limits, SearchSettings sett
         if (best.is_none() ||
             std::find(proposals.begin(), proposals.end(), best) == proposals.end())
             best = proposals[0];
-        finish(best, score, depth,
+        finish(t, best, score, depth,
                v.phase() == Phase::Place ? "blind: placement from the view"
                                          : "blind: the view searched alone (BlindSamples 0)");
         return;
@@ -189,94 +347,36 @@ void BlindSearch::run(blind::View view, SearchLimits limits, SearchSettings sett
                        " repaired " + std::to_string(st.repaired) + " unexplained " +
                        std::to_string(st.unexplained) + (st.approximate ? " approximate" : "");
     if (belief_.size() == 0 || !current) {
-        const auto lines = search(v, proposals, timed ? std::max<std::int64_t>(1, left_ms()) : -1,
-                                  limits.depth ? limits.depth : (timed ? 0 : 8), limits.nodes, 1);
+        const auto lines =
+            t.search(v, proposals, t.timed ? std::max<std::int64_t>(1, t.left_ms()) : -1,
+                     limits.depth ? limits.depth : (t.timed ? 0 : 8), limits.nodes, 1);
         Move best = proposals[0];
         if (auto it = lines.find(1); it != lines.end() && !it->second.pv.empty())
             best = it->second.pv[0];
-        finish(best, 0, 1, note + "; no board: the view searched alone");
+        finish(t, best, 0, 1, note + "; no board: the view searched alone");
         return;
     }
+    choose_on_boards(t, view, proposals, std::move(note));
+}
 
-    // Step 2b: every proposal against the whole belief, one ply deep (up to 128 boards):
-    // the share of boards where it is legal, where it takes a heart at once, and where it
-    // leaves our heart open to an opponent's next move. Cheap, and far less noisy than the
-    // few boards searched.
-    struct Share {
-        int n = 0, legal = 0, win = 0, danger = 0, threat = 0;
-    };
-    std::map<std::uint32_t, Share> shares;
-    // The opposing men expected, by type (the belief's mean over its boards).
-    std::array<double, kPieceTypes> expected{};
-    {
-        const std::size_t nb = std::min<std::size_t>(belief_.size(), 128);
-        for (std::size_t i = 0; i < nb; ++i) {
-            const Position& b = belief_.board(i * belief_.size() / nb);
-            for (int c = 0; c < b.players(); ++c)
-                if (c != us)
-                    for (int t = 0; t < kPieceTypes; ++t)
-                        expected[std::size_t(t)] += popcount(b.pieces(Colour(c), PieceType(t)));
-        }
-        for (double& e : expected) e /= double(std::max<std::size_t>(nb, 1));
-    }
+void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
+                                   const std::vector<Move>& proposals, std::string note) {
+    const Colour us = view.viewer();
+    const Position& v = view.position();
+    // Step 2b: the shares over the belief, and how open our heart is after each proposal.
+    const std::map<std::uint32_t, Share> shares = belief_shares(belief_, proposals, us, stop_);
+    const std::array<double, kPieceTypes> expected = expected_men(belief_, us);
     std::map<std::uint32_t, double> open;  // exposure() of the view after each proposal
     for (Move m : proposals) {
         Position after = v;
         after.do_move(m);
         open[m.raw()] = exposure(after, us, expected);
     }
-    {
-        const std::size_t nb = std::min<std::size_t>(belief_.size(), 128);
-        MoveList on_board;
-        for (std::size_t i = 0; i < nb && !stop_.load(); ++i) {
-            Position b = belief_.board(i * belief_.size() / nb);
-            generate_legal(b, on_board);
-            for (Move m : proposals) {
-                Share& sh = shares[m.raw()];
-                ++sh.n;
-                if (!on_board.contains(m)) continue;
-                ++sh.legal;
-                if (b.heart_victim(m) != NO_COLOUR) {
-                    ++sh.win;
-                    continue;
-                }
-                b.do_move(m);
-                if (!b.game_over() && b.heart(us) != NO_CELL && heart_attacked(b, us)) ++sh.danger;
-                // A threat: after it we could take an opposing heart on our next move.
-                for (int c = 0; c < b.players(); ++c)
-                    if (c != us && b.heart(Colour(c)) != NO_CELL &&
-                        attacks_heart(b, us, Colour(c))) {
-                        ++sh.threat;
-                        break;
-                    }
-                b.undo_move();
-            }
-        }
-    }
-
-    // Step 3: distinct boards.
-    std::vector<const Position*> boards;
-    {
-        std::set<std::uint64_t> keys;
-        std::vector<std::size_t> order(belief_.size());
-        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-        // Seeded by the history, so the same line gives the same answer.
-        std::mt19937_64 rng(0x5eedULL ^ (std::uint64_t(view.tokens().size()) << 32) ^
-                            std::uint64_t(view.refused().size()));
-        std::shuffle(order.begin(), order.end(), rng);
-        for (std::size_t i : order) {
-            if (int(boards.size()) >= params.samples) break;
-            const Position& b = belief_.board(i);
-            if (keys.insert(b.key()).second) boards.push_back(&b);
-        }
-    }
+    // Step 3, first part: each distinct board searched among the proposals legal on it.
+    const std::vector<const Position*> boards = distinct_boards(belief_, view, t.params.samples);
     const std::size_t k = boards.size();
-    struct Cellv {
-        bool legal = false, scored = false;
-        int score = 0;
-    };
-    std::map<std::uint32_t, std::vector<Cellv>> table;  // proposal -> per board
-    for (Move m : proposals) table[m.raw()].assign(k, Cellv{});
+    std::map<std::uint32_t, std::vector<BoardScore>> table;  // proposal -> per board
+    for (Move m : proposals) table[m.raw()].assign(k, BoardScore{});
     std::map<std::uint32_t, int> votes;
     std::vector<std::vector<Move>> legal_on(k);
     MoveList legal;
@@ -289,14 +389,15 @@ void BlindSearch::run(blind::View view, SearchLimits limits, SearchSettings sett
             }
     }
     int depth_sum = 0, depth_n = 0;
+    const SearchLimits& limits = t.limits;
     const int step1_depth = limits.depth ? limits.depth : (limits.infinite ? 8 : 0);
     for (std::size_t b = 0; b < k && !stop_.load(); ++b) {
         if (legal_on[b].empty()) continue;
         const std::int64_t ms =
-            timed ? std::max<std::int64_t>(1, left_ms() * 6 / 10 / std::int64_t(k - b)) : -1;
-        if (timed && left_ms() <= 0) break;
-        const auto lines = search(*boards[b], legal_on[b], ms, step1_depth, limits.nodes,
-                                  std::min<int>(3, int(legal_on[b].size())));
+            t.timed ? std::max<std::int64_t>(1, t.left_ms() * 6 / 10 / std::int64_t(k - b)) : -1;
+        if (t.timed && t.left_ms() <= 0) break;
+        const auto lines = t.search(*boards[b], legal_on[b], ms, step1_depth, limits.nodes,
+                                    std::min<int>(3, int(legal_on[b].size())));
         for (auto& [pv_index, info] : lines) {
             if (info.pv.empty()) continue;
             auto& cell = table[info.pv[0].raw()][b];
@@ -307,40 +408,20 @@ void BlindSearch::run(blind::View view, SearchLimits limits, SearchSettings sett
             ++depth_n;
         }
     }
-    // Step 2: the best-liked proposals on every board.
-    std::vector<std::pair<int, std::uint32_t>> ranked;
-    for (auto& [m, n] : votes) ranked.emplace_back(n, m);
-    std::sort(ranked.rbegin(), ranked.rend());
-    if (ranked.size() > 6) ranked.resize(6);
-    // And the proposals that take a heart on the most boards, and that leave ours safest.
-    {
-        std::uint32_t most_wins = 0, safest = 0, shut = 0, most_threats = 0;
-        int wins = 0, threats = 0, least = 1 << 30;
-        double least_open = 1e9;
-        for (auto& [m, sh] : shares) {
-            if (sh.win > wins) wins = sh.win, most_wins = m;
-            if (sh.threat > threats) threats = sh.threat, most_threats = m;
-            const int risk = sh.danger + (sh.n - sh.legal);
-            if (sh.legal && risk < least) least = risk, safest = m;
-            if (sh.legal && open[m] < least_open) least_open = open[m], shut = m;
-        }
-        for (std::uint32_t m : {most_wins, most_threats, safest, shut})
-            if (m &&
-                std::none_of(ranked.begin(), ranked.end(), [&](auto& r) { return r.second == m; }))
-                ranked.emplace_back(0, m);
-    }
+    // Step 2: the candidates searched on every board where they were not scored.
+    const auto ranked = candidates(votes, shares, open);
     std::vector<std::pair<std::size_t, std::uint32_t>> todo;
     for (auto& [n, m] : ranked)
         for (std::size_t b = 0; b < k; ++b)
             if (table[m][b].legal && !table[m][b].scored) todo.emplace_back(b, m);
     for (std::size_t i = 0; i < todo.size() && !stop_.load(); ++i) {
-        if (timed && left_ms() <= 0) break;
+        if (t.timed && t.left_ms() <= 0) break;
         const auto [b, m] = todo[i];
         const std::int64_t ms =
-            timed ? std::max<std::int64_t>(1, left_ms() / std::int64_t(todo.size() - i)) : -1;
+            t.timed ? std::max<std::int64_t>(1, t.left_ms() / std::int64_t(todo.size() - i)) : -1;
         const auto lines =
-            search(*boards[b], {Move::from_raw(m)}, ms,
-                   step1_depth ? std::max(1, step1_depth - 1) : 0, limits.nodes / 4, 1);
+            t.search(*boards[b], {Move::from_raw(m)}, ms,
+                     step1_depth ? std::max(1, step1_depth - 1) : 0, limits.nodes / 4, 1);
         if (auto it = lines.find(1); it != lines.end() && !it->second.pv.empty()) {
             table[m][b].scored = true;
             table[m][b].score = weigh(it->second.score);
@@ -351,50 +432,21 @@ void BlindSearch::run(blind::View view, SearchLimits limits, SearchSettings sett
     double best_value = -1e9;
     int reported = 0;
     for (auto& [n, m] : ranked) {
-        const auto& row = table[m];
-        int legal_n = 0, scored_n = 0, worst = 1 << 20;
-        double sum = 0;
-        for (const auto& c : row) {
-            legal_n += c.legal;
-            if (c.scored) {
-                ++scored_n;
-                sum += c.score;
-                worst = std::min(worst, c.score);
-            }
-        }
-        if (!scored_n) continue;
-        const double mean = sum / scored_n;
-        const Share& sh = shares[m];
-        const double n_all = std::max(1, sh.n);
-        const double value = 0.75 * mean + 0.25 * worst -
-                             80.0 * double(int(k) - legal_n) / double(k) +
-                             params.win_cp * sh.win / n_all + params.threat_cp * sh.threat / n_all -
-                             params.danger_cp * sh.danger / n_all - params.exposure_cp * open[m];
-        if (std::getenv("KLINZHA_BLIND_DEBUG"))
-            std::fprintf(stderr,
-                         "%s mean %.0f worst %d legal %d/%d win %d threat %d danger %d n %d open "
-                         "%.2f value %.0f\n",
-                         move_to_string(Move::from_raw(m)).c_str(), mean, worst, legal_n, int(k),
-                         sh.win, sh.threat, sh.danger, sh.n, open[m], value);
-        if (value > best_value) {
-            best_value = value;
+        const auto value =
+            proposal_value(Move::from_raw(m), table[m], shares.count(m) ? shares.at(m) : Share{},
+                           open[m], k, t.params);
+        if (value && *value > best_value) {
+            best_value = *value;
             best = Move::from_raw(m);
-            reported = int(std::lround(value));
+            reported = int(std::lround(*value));
         }
     }
     if (best.is_none()) best = proposals[0];
     note += " searched " + std::to_string(k) + " candidates " + std::to_string(ranked.size());
-    if (const Share& sh = shares[best.raw()]; sh.n) {  // the chosen proposal on the belief
-        char buf[96];
-        std::snprintf(buf, sizeof buf,
-                      " legal %.0f%% takes a heart %.0f%% threatens one %.0f%% heart open %.0f%% "
-                      "exposure %.2f",
-                      100.0 * sh.legal / sh.n, 100.0 * sh.win / sh.n, 100.0 * sh.threat / sh.n,
-                      100.0 * sh.danger / sh.n, open[best.raw()]);
-        note += buf;
-    }
+    if (auto it = shares.find(best.raw()); it != shares.end())
+        note += share_note(it->second, open[best.raw()]);
     const int depth = depth_n ? (depth_sum + depth_n / 2) / depth_n : 1;
-    finish(best, reported, depth, note);
+    finish(t, best, reported, depth, note);
 }
 
 }  // namespace klinzha

@@ -26,6 +26,8 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <map>
 #include <thread>
 
 #include "belief.h"
@@ -67,8 +69,34 @@ class BlindSearch {
     const Belief& belief() const { return belief_; }
 
   private:
+    /// One `go`: its limits and settings, the time it may take, the nodes searched so far.
+    struct Turn {
+        Searcher& searcher;
+        SearchLimits limits;
+        SearchSettings settings;
+        Params params;
+        SearchCallbacks cb;
+        std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+        std::uint64_t nodes = 0;
+        bool timed = false;
+        std::int64_t total_ms = -1;  ///< this proposal's time (ms), -1 untimed
+
+        /// A search of `root` among `only` (ms -1: untimed): the last report of each line,
+        /// by multipv.
+        std::map<int, SearchInfo> search(const Position& root, std::vector<Move> only,
+                                         std::int64_t ms, int depth, std::uint64_t node_limit,
+                                         int multipv);
+        /// ms left of total_ms (untimed: a very large number).
+        std::int64_t left_ms() const;
+    };
+
     void run(blind::View view, SearchLimits limits, SearchSettings settings, Params params,
              SearchCallbacks cb);
+    /// Steps 2b to 3 of the file comment: the proposal chosen over the belief's boards.
+    void choose_on_boards(Turn& t, const blind::View& view, const std::vector<Move>& proposals,
+                          std::string note);
+    /// Waits out ponder/infinite, then reports: the note, one info line, bestmove.
+    void finish(const Turn& t, Move best, int score, int depth, const std::string& note);
 
     Searcher& searcher_;
     Belief belief_;
