@@ -26,8 +26,10 @@ std::size_t Network::file_bytes(std::uint32_t version, int ft, int l1) {
 
 std::variant<std::unique_ptr<Network>, std::string> Network::read(const std::uint8_t* data,
                                                                   std::size_t size) {
-    if (size < 24 || std::memcmp(data, "KZNN", 4) != 0)
+    if (size < 4 || std::memcmp(data, "KZNN", 4) != 0)
         return std::string("not a klinzha network (no KZNN at its start)");
+    if (size < 24)
+        return "a network file of " + std::to_string(size) + " bytes: too short for its header";
     std::size_t at = 4;
     auto u32 = [&] {
         std::uint32_t v;

@@ -1,0 +1,97 @@
+// tests/eval/nnue_network_test.cpp: the `.nnue` file (eval/nnue/network.h): version 1 (net1's
+// 128 x 32, no material term) and version 2 (any width 8..256 in steps of 8, hidden 1..64,
+// the material term) read; a wrong magic, version, shape or size is refused with a message.
+// The bytes are written here from network.h's layout, not by the code under test.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "eval/nnue/network.h"
+
+using namespace klinzha;
+
+namespace {
+
+void put32(std::vector<std::uint8_t>& b, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) b.push_back(std::uint8_t(v >> (8 * i)));
+}
+
+/// A file of `version` with ft x l1, every weight w (int16 and int32 little-endian, int8).
+std::vector<std::uint8_t> file(std::uint32_t version, std::uint32_t ft, std::uint32_t l1,
+                               std::int8_t w) {
+    std::vector<std::uint8_t> b = {'K', 'Z', 'N', 'N'};
+    put32(b, version);
+    put32(b, 1944);
+    put32(b, ft);
+    put32(b, l1);
+    put32(b, 300);  // cp_scale
+    auto i16 = [&](std::size_t n) {
+        for (std::size_t k = 0; k < n; ++k)
+            b.push_back(std::uint8_t(w)), b.push_back(w < 0 ? 0xFF : 0);
+    };
+    auto i32 = [&](std::size_t n) {
+        for (std::size_t k = 0; k < n; ++k) put32(b, std::uint32_t(std::int32_t(w)));
+    };
+    auto i8 = [&](std::size_t n) { b.insert(b.end(), n, std::uint8_t(w)); };
+    i16(ft);                      // ft_bias
+    i16(1944 * ft);               // ft_weight
+    if (version >= 2) i32(1944);  // psqt
+    i32(l1);                      // l1_bias
+    i8(l1 * 3 * ft);              // l1_weight
+    i32(1);                       // out_bias
+    i8(l1);                       // out_weight
+    return b;
+}
+
+std::string error_of(const std::vector<std::uint8_t>& b) {
+    auto r = nnue::Network::read(b.data(), b.size());
+    return std::holds_alternative<std::string>(r) ? std::get<std::string>(r) : "";
+}
+
+}  // namespace
+
+TEST_CASE("nnue: network files of version 1 and 2 read, with their widths and material term") {
+    const auto v1 = file(1, 128, 32, 3);
+    CHECK(v1.size() == 510396);  // net1's file
+    auto r1 = nnue::Network::read(v1.data(), v1.size());
+    REQUIRE(std::holds_alternative<std::unique_ptr<nnue::Network>>(r1));
+    const auto& n1 = *std::get<std::unique_ptr<nnue::Network>>(r1);
+    CHECK(n1.ft == 128);
+    CHECK(n1.l1 == 32);
+    CHECK(n1.cp_scale == 300);
+    CHECK(n1.psqt[0] == 0);  // version 1: no material term
+    CHECK(n1.out_weight[31] == 3);
+    for (auto [ft, l1] : {std::pair{16, 8}, std::pair{32, 32}, std::pair{256, 64}}) {
+        CAPTURE(ft);
+        const auto v2 = file(2, std::uint32_t(ft), std::uint32_t(l1), -2);
+        CHECK(v2.size() == nnue::Network::file_bytes(2, ft, l1));
+        auto r2 = nnue::Network::read(v2.data(), v2.size());
+        REQUIRE(std::holds_alternative<std::unique_ptr<nnue::Network>>(r2));
+        const auto& n2 = *std::get<std::unique_ptr<nnue::Network>>(r2);
+        CHECK(n2.ft == ft);
+        CHECK(n2.l1 == l1);
+        CHECK(n2.psqt[1943] == -2);
+        CHECK(n2.row(1943)[ft - 1] == -2);
+        CHECK(n2.out_weight[std::size_t(l1 - 1)] == -2);
+    }
+}
+
+TEST_CASE("nnue: a network file of a wrong magic, version, shape or size is refused, saying why") {
+    auto v2 = file(2, 32, 16, 1);
+    CHECK(error_of(v2).empty());
+    auto bad = v2;
+    bad[0] = 'X';
+    CHECK(error_of(bad).find("not a klinzha network") != std::string::npos);
+    CHECK(error_of(file(3, 32, 16, 1)).find("version 3") != std::string::npos);
+    CHECK(error_of(file(2, 20, 16, 1)).find("multiple of 8") != std::string::npos);
+    CHECK(error_of(file(2, 264, 16, 1)).find("8..256") != std::string::npos);
+    CHECK(error_of(file(2, 32, 65, 1)).find("1..64") != std::string::npos);
+    bad = v2;
+    bad.pop_back();
+    CHECK(error_of(bad).find("bytes") != std::string::npos);
+    const std::vector<std::uint8_t> tiny = {'K', 'Z', 'N', 'N', 2, 0};
+    CHECK(error_of(tiny).find("too short") != std::string::npos);
+}
