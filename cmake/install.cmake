@@ -2,7 +2,8 @@
 #
 #   <prefix>/bin/                  klinzha, klinzha-match, klinzha-gui, klinzha-gen, klinzha-tune
 #   <prefix>/share/klinzha/www/    the page klinzha-gui serves (found as ../share/klinzha/www)
-#   <prefix>/share/klinzha/nnue/   train.py and gen.sh (gen.sh finds ../../../bin/klinzha-gen)
+#   <prefix>/share/klinzha/nnue/   gen.sh, shuffle.py, train.py, pipeline.sh (the scripts find
+#                                  ../../../bin/klinzha-gen and klinzha)
 #   <prefix>/share/doc/klinzha/    README.md and docs/ (the rules, protocol, tools; pictures)
 #   <prefix>/share/man/man1/       a manual page per program, from its --help (help2man)
 #   <prefix>/lib/systemd/system/   klinzha-gui.service (disabled; state in /var/lib/klinzha)
@@ -13,7 +14,7 @@
 set(KLINZHA_PROGRAMS klinzha klinzha-match klinzha-gui klinzha-gen klinzha-tune)
 install(TARGETS ${KLINZHA_PROGRAMS} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY tools/gui/www/ DESTINATION ${CMAKE_INSTALL_DATADIR}/klinzha/www)
-install(PROGRAMS tools/nnue/gen.sh tools/nnue/train.py
+install(PROGRAMS tools/nnue/gen.sh tools/nnue/train.py tools/nnue/shuffle.py tools/nnue/pipeline.sh
         DESTINATION ${CMAKE_INSTALL_DATADIR}/klinzha/nnue)
 install(FILES README.md docs/rules.md docs/protocol.md docs/search.md docs/match.md docs/gui.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -34,6 +34,7 @@ cmake --install "$build" --prefix "$prefix" > "$work/install.log" || fail "cmake
 for f in bin/klinzha bin/klinzha-match bin/klinzha-gui bin/klinzha-gen bin/klinzha-tune \
          share/klinzha/www/index.html share/klinzha/www/app.js \
          share/klinzha/nnue/train.py share/klinzha/nnue/gen.sh \
+         share/klinzha/nnue/shuffle.py share/klinzha/nnue/pipeline.sh \
          share/doc/klinzha/README.md share/doc/klinzha/rules.md share/doc/klinzha/gui.md \
          share/doc/klinzha/img/board-names.svg lib/systemd/system/klinzha-gui.service \
          share/man/man1/klinzha.1 share/man/man1/klinzha-match.1 share/man/man1/klinzha-gui.1 \

@@ -96,6 +96,22 @@ def check_material_init(a):
     check(qd.max() <= 2, f'and so does its quantisation (max |diff| {qd.max():.1f} cp)')
 
 
+def check_pipeline(build, work):
+    """tools/nnue/pipeline.sh from nothing to a net: every step runs and the net reads."""
+    out = os.path.join(work, 'pipeline')
+    env = dict(os.environ, KLINZHA_GEN=os.path.join(build, 'klinzha-gen'),
+               KLINZHA=os.path.join(build, 'klinzha'))
+    r = subprocess.run(['bash', os.path.join(HERE, '..', '..', 'tools', 'nnue', 'pipeline.sh'),
+                        out, '2', '3', '16', '8'], capture_output=True, text=True, env=env,
+                       timeout=240)
+    steps = [s for s in ('generate', 'shuffle', 'train', 'check')
+             if f'pipeline.sh: {s} took' in r.stdout]
+    net = os.path.join(out, 'net.nnue')
+    check(r.returncode == 0 and len(steps) == 4 and os.path.exists(net) and
+          os.path.getsize(net) == 70468,
+          f'pipeline.sh ran {steps} and wrote a 16 x 8 net (exit {r.returncode}; {r.stderr[-200:]})')
+
+
 def main():
     build = sys.argv[1]
     work = tempfile.mkdtemp()
@@ -168,6 +184,7 @@ def main():
     if same != len(rows):
         print('engine, trainer:', [(g, int(e)) for g, e in zip(got, expected) if g != e][:8])
     check(same == len(rows), f'the engine and the trainer give the same output ({same} of {len(rows)})')
+    check_pipeline(build, work)
     print(f'{failures} failure(s)')
     return 1 if failures else 0
 

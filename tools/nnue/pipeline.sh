@@ -23,7 +23,13 @@ fi
 work=$1 shards=$2 games=$3 ft=${4:-32} l1=${5:-32} lambda=${6:-0.8} eval_file=${7:-}
 here=$(cd "$(dirname "$0")" && pwd)
 py=/usr/bin/python3
-klinzha=${KLINZHA:-$here/../../build/release/klinzha}
+# klinzha: $KLINZHA; else the build beside this script (a source tree); else the installed one
+# (this script in <prefix>/share/klinzha/nnue, the program in <prefix>/bin); else PATH's.
+klinzha=${KLINZHA:-}
+for k in "$here/../../build/release/klinzha" "$here/../../../bin/klinzha" \
+         "$(command -v klinzha || true)"; do
+    [ -z "$klinzha" ] && [ -n "$k" ] && [ -x "$k" ] && klinzha=$k
+done
 mkdir -p "$work"
 step() {  # step NAME COMMAND...: runs it and prints how long it took
     local name=$1 t0=$SECONDS
@@ -45,5 +51,5 @@ check() {
         "$work/net.nnue" | "$klinzha")
     if grep -q "error" <<<"$out"; then echo "$out" >&2; return 1; fi
 }
-if [ -x "$klinzha" ]; then step check check; else echo "pipeline.sh: no klinzha to check with"; fi
+if [ -n "$klinzha" ]; then step check check; else echo "pipeline.sh: no klinzha to check with"; fi
 echo "pipeline.sh: $work/net.nnue ($(stat -c %s "$work/net.nnue") bytes)"
