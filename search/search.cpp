@@ -1159,24 +1159,24 @@ std::uint64_t Searcher::search_sync(const Position& root, const SearchLimits& li
     return run_search(sh, root, callbacks);
 }
 
+void Searcher::report_best(const Shared& sh, const SearchCallbacks& cb, Move best, Move ponder) {
+    // UCI: while pondering or in infinite mode, bestmove waits for stop/ponderhit, also when
+    // the search ends by itself (a forced line, one legal move, a depth limit).
+    while ((pondering_.load() || sh.limits.infinite) && !stop_requested_.load())
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    // Not "searching" any more before the GUI can see bestmove: its next `go` may come at once
+    // (start() joins this thread before starting another).
+    running_ = false;
+    if (cb.on_bestmove) cb.on_bestmove(best, ponder);
+}
+
 std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const SearchCallbacks& cb) {
     tt_.new_search();
     MoveList legal;
     generate_legal(root, legal);
-    std::string why = finished_reason(root, legal);
-    auto finish = [&](Move best, Move ponder) {
-        // UCI: while pondering or in infinite mode, bestmove waits for stop/ponderhit, also
-        // when the search ends by itself (a forced line, one legal move, a depth limit).
-        while ((pondering_.load() || sh.limits.infinite) && !stop_requested_.load())
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        // Not "searching" any more before the GUI can see bestmove: its next `go` may come
-        // at once (start() joins this thread before starting another).
-        running_ = false;
-        if (cb.on_bestmove) cb.on_bestmove(best, ponder);
-    };
-    if (!why.empty()) {
+    if (std::string why = finished_reason(root, legal); !why.empty()) {
         if (cb.on_string) cb.on_string(why);
-        finish(Move(), Move());
+        report_best(sh, cb, Move(), Move());
         return 0;
     }
     sh.budget = plan_time(sh.limits, root.to_move(), sh.settings.move_overhead_ms, root.ply(),
@@ -1194,92 +1194,103 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
         const bool random = root.phase() == Phase::Place ? skill.random_placement(skill_rng)
                                                          : skill.random_move(skill_rng);
         if (random && sh.limits.searchmoves.empty()) {
-            finish(legal.moves[std::uniform_int_distribution<std::size_t>(
-                       0, legal.size - 1)(skill_rng)],
-                   Move());
+            report_best(sh, cb,
+                        legal.moves[std::uniform_int_distribution<std::size_t>(
+                            0, legal.size - 1)(skill_rng)],
+                        Move());
             return 0;
         }
         if (root.phase() == Phase::Play)
             sh.limits.nodes =
                 sh.limits.nodes ? std::min(sh.limits.nodes, skill.node_cap()) : skill.node_cap();
     }
+    if (root.phase() == Phase::Place && sh.limits.searchmoves.empty())
+        return plan_placement(sh, root, cb);
+    return search_tree(sh, root, legal, cb);
+}
 
-    if (root.phase() == Phase::Place && sh.limits.searchmoves.empty()) {
-        // The setup planner chooses placements (planner.h); the tree search would have no
-        // opposing replies to prune with. Untimed: a fixed effort; timed: half the budget.
-        std::mt19937_64 rng(sh.noise_seed ? sh.noise_seed : 0x5e7u);
-        const bool timed = !sh.limits.untimed() && !sh.limits.infinite;
-        auto keep_going = [&] {
-            if (stop_.load()) return false;
-            return !timed ||
-                   sh.elapsed_for_limits() * 2 < std::max<std::int64_t>(sh.budget.soft_ms, 1);
-        };
-        // SetupSearch (planner.h, Params::judged): a candidate setup is judged by the
-        // opponents' setup as their planner makes it, then a search of the hearts and the
-        // first moves of play (two players; a table of its own, 1 MiB). Timed, the judging
-        // has the rest of the soft budget (the runs above took half): each nested search may
-        // use what is left, and none starts once it is spent. Untimed, each is capped at
-        // kSetupSearchNodes (under Kinta a depth-5 search of the first moves, with its chance
-        // nodes, took seconds: the engine lost on time at its first placement).
-        const Colour us = root.to_move();
-        std::uint64_t judge_nodes = 0;  // the nested searches' nodes, counted as this search's
-        auto judge = [&](const Position& placed) -> std::optional<int> {
-            const std::int64_t left =
-                std::max<std::int64_t>(sh.budget.soft_ms, 1) - sh.elapsed_for_limits();
-            if (stop_.load() || (timed && left <= 0)) return std::nullopt;
-            Position p = placed;
-            SetupPlanner theirs;
-            SetupPlanner::Params params = sh.settings.planner;
-            params.judged = 0;
-            std::mt19937_64 r2(0x5e7u);
-            while (p.phase() == Phase::Place && !stop_.load()) {
-                auto their = theirs.next(
-                    p, params, 2, [] { return true; }, r2, false);
-                judge_nodes += their.evaluations;
-                if (their.move.is_none()) break;
-                p.do_move(their.move);
-            }
-            TranspositionTable tt;
-            tt.resize(1);
-            Searcher nested(tt);
-            SearchLimits lim;
-            lim.depth = kSetupSearchDepth;
-            lim.nodes = kSetupSearchNodes;
-            if (timed) lim.movetime = left;
-            SearchSettings set = sh.settings;
-            set.threads = 1;
-            set.multipv = 1;
-            set.planner.judged = 0;
-            int score = 0;
-            judge_nodes += nested.search_sync(p, lim, set,
-                                              {[&](const SearchInfo& i) { score = i.score; },
-                                               [](Move, Move) {},
-                                               [](const std::string&) {},
-                                               {}});
-            return p.to_move() == us ? score : -score;
-        };
-        // Not in Blind (SPEC 25): the judge's opponent would plan seeing our setup, which a
-        // blind opponent never does, and a view's hidden plies make its search meaningless.
-        const bool judging =
-            root.players() == 2 && sh.settings.planner.judged > 0 && !root.rules().blind;
-        auto res =
-            planner_.next(root, sh.settings.planner, timed ? 64 : kPlannerRuns, keep_going, rng,
-                          sh.noise_seed != 0, judging ? SetupPlanner::Judge(judge) : nullptr);
-        if (cb.on_info) {
-            SearchInfo info;
-            info.depth = 1;
-            info.seldepth = int(res.plan.size());
-            info.score = res.judged ? res.score : setup_score_on_play_scale(root, res.score);
-            info.nodes = res.evaluations + judge_nodes;
-            info.time_ms = ms_since(sh.start);
-            info.hashfull = tt_.hashfull();
-            info.pv = res.plan;
-            cb.on_info(info);
-        }
-        finish(res.move, Move());
-        return res.evaluations + judge_nodes;
+std::optional<int> Searcher::judge_setup(Shared& sh, const Position& placed, Colour us, bool timed,
+                                         std::uint64_t& judge_nodes) {
+    const std::int64_t left =
+        std::max<std::int64_t>(sh.budget.soft_ms, 1) - sh.elapsed_for_limits();
+    if (stop_.load() || (timed && left <= 0)) return std::nullopt;
+    Position p = placed;
+    SetupPlanner theirs;
+    SetupPlanner::Params params = sh.settings.planner;
+    params.judged = 0;
+    std::mt19937_64 r2(0x5e7u);
+    while (p.phase() == Phase::Place && !stop_.load()) {
+        auto their = theirs.next(
+            p, params, 2, [] { return true; }, r2, false);
+        judge_nodes += their.evaluations;
+        if (their.move.is_none()) break;
+        p.do_move(their.move);
     }
+    TranspositionTable tt;
+    tt.resize(1);
+    Searcher nested(tt);
+    SearchLimits lim;
+    lim.depth = kSetupSearchDepth;
+    lim.nodes = kSetupSearchNodes;
+    if (timed) lim.movetime = left;
+    SearchSettings set = sh.settings;
+    set.threads = 1;
+    set.multipv = 1;
+    set.planner.judged = 0;
+    int score = 0;
+    judge_nodes += nested.search_sync(p, lim, set,
+                                      {[&](const SearchInfo& i) { score = i.score; },
+                                       [](Move, Move) {},
+                                       [](const std::string&) {},
+                                       {}});
+    return p.to_move() == us ? score : -score;
+}
 
+std::uint64_t Searcher::plan_placement(Shared& sh, const Position& root,
+                                       const SearchCallbacks& cb) {
+    // The setup planner chooses placements (planner.h); the tree search would have no opposing
+    // replies to prune with. Untimed: a fixed effort; timed: half the budget.
+    std::mt19937_64 rng(sh.noise_seed ? sh.noise_seed : 0x5e7u);
+    const bool timed = !sh.limits.untimed() && !sh.limits.infinite;
+    auto keep_going = [&] {
+        if (stop_.load()) return false;
+        return !timed || sh.elapsed_for_limits() * 2 < std::max<std::int64_t>(sh.budget.soft_ms, 1);
+    };
+    // SetupSearch (planner.h, Params::judged): a candidate setup is judged by the opponents'
+    // setup as their planner makes it, then a search of the hearts and the first moves of play
+    // (two players; a table of its own, 1 MiB). Timed, the judging has the rest of the soft
+    // budget (the runs above took half): each nested search may use what is left, and none
+    // starts once it is spent. Untimed, each is capped at kSetupSearchNodes (under Kinta a
+    // depth-5 search of the first moves, with its chance nodes, took seconds: the engine lost
+    // on time at its first placement).
+    std::uint64_t judge_nodes = 0;  // the nested searches' nodes, counted as this search's
+    const Colour us = root.to_move();
+    auto judge = [&](const Position& placed) {
+        return judge_setup(sh, placed, us, timed, judge_nodes);
+    };
+    // Not in Blind (SPEC 25): the judge's opponent would plan seeing our setup, which a blind
+    // opponent never does, and a view's hidden plies make its search meaningless.
+    const bool judging =
+        root.players() == 2 && sh.settings.planner.judged > 0 && !root.rules().blind;
+    auto res = planner_.next(root, sh.settings.planner, timed ? 64 : kPlannerRuns, keep_going, rng,
+                             sh.noise_seed != 0, judging ? SetupPlanner::Judge(judge) : nullptr);
+    if (cb.on_info) {
+        SearchInfo info;
+        info.depth = 1;
+        info.seldepth = int(res.plan.size());
+        info.score = res.judged ? res.score : setup_score_on_play_scale(root, res.score);
+        info.nodes = res.evaluations + judge_nodes;
+        info.time_ms = ms_since(sh.start);
+        info.hashfull = tt_.hashfull();
+        info.pv = res.plan;
+        cb.on_info(info);
+    }
+    report_best(sh, cb, res.move, Move());
+    return res.evaluations + judge_nodes;
+}
+
+std::uint64_t Searcher::search_tree(Shared& sh, const Position& root, const MoveList& legal,
+                                    const SearchCallbacks& cb) {
     const int threads = std::max(1, sh.settings.threads);
     std::vector<std::unique_ptr<Worker>> workers;
     while (histories_.size() < std::size_t(threads))
@@ -1304,9 +1315,9 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
     for (auto& h : helpers) h.join();
 
     const RootMove& best = workers[0]->root_moves[0];
-    Move ponder = best.pv.size() > 1 ? best.pv[1] : Move();
-    std::uint64_t nodes = sh.nodes();
-    finish(best.move, ponder);
+    const Move ponder = best.pv.size() > 1 ? best.pv[1] : Move();
+    const std::uint64_t nodes = sh.nodes();
+    report_best(sh, cb, best.move, ponder);
     return nodes;
 }
 

@@ -16,10 +16,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "engine/movegen.h"
 #include "engine/position.h"
 #include "limits.h"
 #include "planner.h"
@@ -134,7 +136,21 @@ class Searcher {
 
   private:
     void run(Position root, SearchLimits limits, SearchSettings settings, SearchCallbacks cb);
+    /// One search from `root` (the search thread's body): a finished game's answer, a skill
+    /// level's random move, the setup planner's placement or the tree search. Returns the nodes.
     std::uint64_t run_search(Shared& sh, const Position& root, const SearchCallbacks& cb);
+    /// The placement phase: the setup planner (planner.h), with SetupSearch's judging.
+    std::uint64_t plan_placement(Shared& sh, const Position& root, const SearchCallbacks& cb);
+    /// SetupSearch's judgement of a candidate setup for `us`: the opponents' setup as their
+    /// planner makes it, then a nested search (centi-pawns for us; nullopt when stopped or
+    /// out of time). Adds the nodes spent to judge_nodes.
+    std::optional<int> judge_setup(Shared& sh, const Position& placed, Colour us, bool timed,
+                                   std::uint64_t& judge_nodes);
+    /// The tree search on `threads` workers (Lazy SMP); the main worker's best move.
+    std::uint64_t search_tree(Shared& sh, const Position& root, const MoveList& legal,
+                              const SearchCallbacks& cb);
+    /// Reports bestmove once ponder/infinite allow it (UCI).
+    void report_best(const Shared& sh, const SearchCallbacks& cb, Move best, Move ponder);
     std::int64_t ponder_clock_ms() const;
     /// Ends any running search and resets the flags and the start time for a new one.
     void prepare(bool ponder);
