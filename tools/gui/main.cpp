@@ -12,7 +12,10 @@
 #include <csignal>
 #include <filesystem>
 #include <iostream>
+#include <optional>
+#include <set>
 #include <thread>
+#include <variant>
 
 #include "engine/version.h"
 #include "lobby.h"
@@ -43,12 +46,8 @@ std::string default_www(const char* argv0) {
 
 gui::Server* g_server = nullptr;
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    spdlog::set_default_logger(spdlog::stderr_color_mt("klinzha-gui"));
-    gui::ServerConfig scfg;
-    gui::LobbyLimits limits;
+/// The command line's options; their defaults come from scfg and limits.
+po::options_description gui_options(const gui::ServerConfig& scfg, const gui::LobbyLimits& limits) {
     po::options_description opts(
         "klinzha-gui: rooms where people and engines play Klin Zha and Romulan Heart in the "
         "browser (docs/gui.md)");
@@ -90,35 +89,20 @@ int main(int argc, char** argv) {
         "seconds a WebSocket's peer may stay silent to pings")("no-chat", "rooms have no chat")(
         "log-level", po::value<std::string>()->default_value("warn"),
         "trace debug info warn error off");
-    po::variables_map vm;
-    try {
-        po::store(po::parse_command_line(argc, argv, opts), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "klinzha-gui: " << e.what() << "\n";
-        return 2;
-    }
-    if (vm.count("help")) {
-        std::cout << opts << "\n";
-        return 0;
-    }
-    if (vm.count("version")) {
-        std::cout << "klinzha-gui " << version() << "\n";
-        return 0;
-    }
-    spdlog::set_level(spdlog::level::from_str(vm["log-level"].as<std::string>()));
+    return opts;
+}
+
+/// Reads the server's settings and the lobby's limits from vm into scfg and limits. Returns
+/// what is wrong (a port, a limit out of range, no page in --www), or nullopt.
+std::optional<std::string> read_config(const po::variables_map& vm, const char* argv0,
+                                       gui::ServerConfig& scfg, gui::LobbyLimits& limits) {
     const int port = vm["port"].as<int>();
-    if (port < 0 || port > 65535) {
-        std::cerr << "klinzha-gui: --port must be in 0..65535\n";
-        return 2;
-    }
+    if (port < 0 || port > 65535) return "--port must be in 0..65535";
     scfg.host = vm["host"].as<std::string>();
     scfg.port = static_cast<unsigned short>(port);
-    scfg.www = vm.count("www") ? vm["www"].as<std::string>() : default_www(argv[0]);
-    if (!std::filesystem::is_regular_file(std::filesystem::path(scfg.www) / "index.html")) {
-        std::cerr << "klinzha-gui: no index.html in the --www folder '" << scfg.www << "'\n";
-        return 2;
-    }
+    scfg.www = vm.count("www") ? vm["www"].as<std::string>() : default_www(argv0);
+    if (!std::filesystem::is_regular_file(std::filesystem::path(scfg.www) / "index.html"))
+        return "no index.html in the --www folder '" + scfg.www + "'";
     if (vm.count("allow-origin"))
         scfg.allow_origins = vm["allow-origin"].as<std::vector<std::string>>();
     if (vm.count("allow-host")) scfg.allow_hosts = vm["allow-host"].as<std::vector<std::string>>();
@@ -134,48 +118,54 @@ int main(int argc, char** argv) {
     if (scfg.max_message_bytes < 1024 || scfg.messages_per_second <= 0 ||
         scfg.max_connections_per_address < 1 || scfg.idle_timeout_s < 1 ||
         limits.max_open_rooms < 1 || limits.max_engine_seats < 0 || limits.max_analyses < 0 ||
-        limits.seat_timeout_ms < 1000) {
-        std::cerr << "klinzha-gui: a limit is out of range (--max-message at least 1024, "
-                     "--seat-timeout at least 1, the others positive)\n";
-        return 2;
-    }
-    {
-        boost::system::error_code ec;
-        const auto addr = boost::asio::ip::make_address(scfg.host, ec);
-        if (!ec && !addr.is_loopback())
-            spdlog::warn(
-                "listening on {} lets other machines in: put it behind a TLS reverse proxy "
-                "(docs/gui.md) and name its public address with --allow-origin",
-                scfg.host);
-    }
+        limits.seat_timeout_ms < 1000)
+        return "a limit is out of range (--max-message at least 1024, --seat-timeout at least 1, "
+               "the others positive)";
+    boost::system::error_code ec;
+    const auto addr = boost::asio::ip::make_address(scfg.host, ec);
+    if (!ec && !addr.is_loopback())
+        spdlog::warn(
+            "listening on {} lets other machines in: put it behind a TLS reverse proxy "
+            "(docs/gui.md) and name its public address with --allow-origin",
+            scfg.host);
+    return std::nullopt;
+}
 
+/// The engines rooms may use (--engine NAME=COMMAND, default the klinzha beside this
+/// program), each asked for its options and filtered by the page policy (--page-option,
+/// --no-page-options). An error message for a bad entry or an engine that does not answer.
+std::variant<std::vector<gui::EngineEntry>, std::string> read_engines(const po::variables_map& vm,
+                                                                      const char* argv0) {
     std::set<std::string> extra;
     if (vm.count("page-option"))
         for (const auto& o : vm["page-option"].as<std::vector<std::string>>()) extra.insert(o);
     std::vector<std::string> engines;
     if (vm.count("engine")) engines = vm["engine"].as<std::vector<std::string>>();
-    if (engines.empty()) engines.push_back("klinzha=" + (exe_dir(argv[0]) / "klinzha").string());
+    if (engines.empty()) engines.push_back("klinzha=" + (exe_dir(argv0) / "klinzha").string());
     std::vector<gui::EngineEntry> entries;
     for (const auto& e : engines) {
         const auto eq = e.find('=');
-        if (eq == std::string::npos || eq == 0 || eq + 1 == e.size()) {
-            std::cerr << "klinzha-gui: --engine takes NAME=COMMAND, not '" << e << "'\n";
-            return 2;
-        }
+        if (eq == std::string::npos || eq == 0 || eq + 1 == e.size())
+            return "--engine takes NAME=COMMAND, not '" + e + "'";
         gui::EngineEntry entry;
         entry.spec.name = e.substr(0, eq);
         entry.spec.cmd = e.substr(eq + 1);
         auto opts_or_error = gui::query_engine_options(entry.spec);
-        if (auto* err = std::get_if<std::string>(&opts_or_error)) {
-            std::cerr << "klinzha-gui: engine " << entry.spec.name << ": " << *err << "\n";
-            return 2;
-        }
+        if (auto* err = std::get_if<std::string>(&opts_or_error))
+            return "engine " + entry.spec.name + ": " + *err;
         entry.options = std::get<std::vector<gui::EngineOption>>(opts_or_error);
         gui::apply_page_policy(entry, extra, vm.count("no-page-options") > 0);
         entries.push_back(entry);
     }
-    // SIGINT and SIGTERM end the server in order (rooms stay in the database); SIGPIPE is
-    // ignored (a peer that went away is an error code, not a signal).
+    return entries;
+}
+
+/// Serves until SIGINT or SIGTERM, which end the server in order (rooms stay in the
+/// database); SIGPIPE is ignored (a peer that went away is an error code, not a signal).
+/// db_arg: the rooms' SQLite file (nullopt: Store::default_path()). Returns the exit status:
+/// 0, or 1 when the store or the server cannot start.
+int serve(const gui::ServerConfig& scfg, const gui::LobbyLimits& limits,
+          const std::vector<gui::EngineEntry>& entries, const std::optional<std::string>& db_arg) {
     std::signal(SIGPIPE, SIG_IGN);
     sigset_t stop_signals;
     sigemptyset(&stop_signals);
@@ -183,8 +173,7 @@ int main(int argc, char** argv) {
     sigaddset(&stop_signals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
     try {
-        const std::string db =
-            vm.count("db") ? vm["db"].as<std::string>() : gui::Store::default_path();
+        const std::string db = db_arg ? *db_arg : gui::Store::default_path();
         gui::Store store(db);
         gui::Lobby lobby(entries, &store, limits);
         for (const auto& err : lobby.restore()) spdlog::error("{}", err);
@@ -206,4 +195,41 @@ int main(int argc, char** argv) {
         return 1;
     }
     return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    spdlog::set_default_logger(spdlog::stderr_color_mt("klinzha-gui"));
+    gui::ServerConfig scfg;
+    gui::LobbyLimits limits;
+    const po::options_description opts = gui_options(scfg, limits);
+    po::variables_map vm;
+    try {
+        po::store(po::parse_command_line(argc, argv, opts), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "klinzha-gui: " << e.what() << "\n";
+        return 2;
+    }
+    if (vm.count("help")) {
+        std::cout << opts << "\n";
+        return 0;
+    }
+    if (vm.count("version")) {
+        std::cout << "klinzha-gui " << version() << "\n";
+        return 0;
+    }
+    spdlog::set_level(spdlog::level::from_str(vm["log-level"].as<std::string>()));
+    if (auto err = read_config(vm, argv[0], scfg, limits)) {
+        std::cerr << "klinzha-gui: " << *err << "\n";
+        return 2;
+    }
+    auto entries = read_engines(vm, argv[0]);
+    if (auto* err = std::get_if<std::string>(&entries)) {
+        std::cerr << "klinzha-gui: " << *err << "\n";
+        return 2;
+    }
+    return serve(scfg, limits, std::get<std::vector<gui::EngineEntry>>(entries),
+                 vm.count("db") ? std::optional(vm["db"].as<std::string>()) : std::nullopt);
 }
