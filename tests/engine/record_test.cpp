@@ -177,7 +177,10 @@ TEST_CASE("records klinzha-match wrote before the game-record rework still read 
                           {"three.pgn", 6, "ScoreRH", "[Players \"3\"]"},
                           {"kinta.pgn", 2, "DiceSeed", "{spindles "},
                           {"blind.pgn", 2, "Options", "Blind=true"},
-                          {"italian.pgn", 3, "Italian", "BACH'SAN"}};
+                          {"italian.pgn", 3, "Italian", "BACH'SAN"},
+                          // Saved by klinzha-gui at 8182ceb: three people, one resigned
+                          // mid-game (its comment), the game not over.
+                          {"gui-three.pgn", 1, "Players", "{b out: resigned}"}};
     for (const Kind& k : kinds) {
         CAPTURE(k.file);
         std::ifstream in(testutil::data(std::string("records/") + k.file));

@@ -259,6 +259,9 @@ TEST_CASE("gui room: a record saved mid-game reads back as one unfinished game, 
     REQUIRE(play_next(*room));
     const std::string pgn = room->record();
     CHECK(pgn.find("[Result \"*\"]") != std::string::npos);
+    // Which program played it, and PGN's word for a game not over.
+    CHECK(pgn.find("[Site \"klinzha-gui\"]") != std::string::npos);
+    CHECK(pgn.find("[Termination \"unterminated\"]") != std::string::npos);
     std::istringstream in(pgn);
     const auto games = read_records(in);
     REQUIRE(games.size() == 1);
@@ -276,6 +279,8 @@ TEST_CASE("gui room: a record saved mid-game reads back as one unfinished game, 
     CHECK(v["seats"][0]["free"] == false);
     CHECK(v["seats"][1]["free"] == false);
     CHECK(v["plies"] == 2);
+    // "unterminated" is the record's word for a game going on, not a reason it ended.
+    CHECK(v["status_text"].get<std::string>().find("unterminated") == std::string::npos);
 }
 
 TEST_CASE("gui room: a heart an opposing man can take is marked in danger") {

@@ -306,7 +306,8 @@ std::variant<std::shared_ptr<Room>, std::string> Room::review(std::string id,
         room->outcome_[c] = scores[c] == 1   ? match::Outcome::Win
                             : scores[c] == 0 ? match::Outcome::Loss
                                              : match::Outcome::Draw;
-    if (auto it = g.tags.find("Termination"); it != g.tags.end()) room->termination_ = it->second;
+    if (auto it = g.tags.find("Termination"); it != g.tags.end() && it->second != "unterminated")
+        room->termination_ = it->second;
     room->changed();
     return room;
 }
@@ -1078,7 +1079,7 @@ std::string Room::record(std::map<std::size_t, match::GameRecord::Annotation> no
     cfg.rules = settings_.rules;
     if (!settings_.tc.empty()) cfg.tc = *match::TimeControl::parse(settings_.tc);
     g.unfinished = result_.empty();  // not finished: the result is `*`
-    return match::to_pgn(g, cfg, 1, "klinzha-gui");
+    return match::to_pgn(g, cfg, 1, "klinzha-gui", "klinzha-gui");
 }
 
 namespace {

@@ -625,8 +625,8 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
     return Referee(seats, cfg, on_move).run();
 }
 
-std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round,
-                   const std::string& event) {
+std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round, const std::string& event,
+                   const std::string& site) {
     std::ostringstream o;
     char date[16];
     std::time_t now = std::time(nullptr);
@@ -640,7 +640,7 @@ std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round,
         }
         return out;
     };
-    o << "[Event \"" << esc(event) << "\"]\n[Site \"klinzha-match\"]\n[Date \"" << date
+    o << "[Event \"" << esc(event) << "\"]\n[Site \"" << esc(site) << "\"]\n[Date \"" << date
       << "\"]\n[Round \"" << round << "\"]\n";
     if (g.players == 2)  // the Seven Tag Roster that Ordo, BayesElo and PGN readers expect
         o << "[White \"" << esc(g.names[GREEN]) << "\"]\n[Black \"" << esc(g.names[BLUE])
@@ -656,7 +656,9 @@ std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round,
     if (cfg.rules.effective(g.players).kinta) o << "[DiceSeed \"" << g.dice_seed << "\"]\n";
     for (const auto& [name, value] : g.extra_tags)
         o << "[" << name << " \"" << esc(value) << "\"]\n";
-    o << "[Result \"" << g.result() << "\"]\n[Termination \"" << g.termination << "\"]\n";
+    // PGN's word for a game still going on (its Termination values: "unterminated").
+    o << "[Result \"" << g.result() << "\"]\n[Termination \""
+      << (g.termination.empty() && g.result() == "*" ? "unterminated" : g.termination) << "\"]\n";
     if (g.players == 3 && !g.unfinished) {
         o << "[ScoreRH \"";
         for (int c = 0; c < 3; ++c) o << (c ? " " : "") << g.rh_points(Colour(c));

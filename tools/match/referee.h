@@ -174,7 +174,10 @@ struct GameRecord {
 GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
                      const std::function<void(const GameRecord&)>& on_move = {});
 
-/// The game as a PGN-style record (tags, then the moves in RH algebraic notation).
-std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round, const std::string& event);
+/// The game as a PGN-style record (tags, then the moves in RH algebraic notation). `site`:
+/// the program that played it (the Site tag); an unfinished game's Termination is PGN's
+/// "unterminated".
+std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round, const std::string& event,
+                   const std::string& site = "klinzha-match");
 
 }  // namespace klinzha::match
