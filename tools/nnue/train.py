@@ -437,7 +437,7 @@ def main(argv=None):
     ap.add_argument('--ft', type=int, default=FT, help='feature transformer width')
     ap.add_argument('--l1', type=int, default=L1, help='hidden layer width')
     ap.add_argument('--epochs', type=int, default=40)
-    ap.add_argument('--lambda', dest='lam', type=float, default=0.8)
+    ap.add_argument('--lambda', dest='lam', type=float, default=1.0)
     ap.add_argument('--lr', type=float, default=1e-3)
     ap.add_argument('--lr-decay', type=float, default=0.93, help='learning rate factor per epoch')
     ap.add_argument('--patience', type=int, default=4, help='epochs without a better held-out loss')
