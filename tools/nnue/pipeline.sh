@@ -9,15 +9,15 @@
 #    generation's data);
 # 2. shuffle: deduplicate, shuffle, hold out 2% (tools/nnue/shuffle.py);
 # 3. train: a FT x L1 net (default 32 x 32) at LAMBDA (default 1.0: the score alone, the best
-#    of the sweep in docs/search.md), early stop on the held-out loss (tools/nnue/train.py), which quantises it and checks the quantised output
-#    against the float model's;
+#    of the sweep in docs/search.md), early stop on the held-out loss (tools/nnue/train.py),
+#    which quantises it and checks the quantised output against the float model's;
 # 4. check: klinzha reads the net and evaluates a position with it.
 # Writes WORKDIR/data.bin, train.bin, held.bin and net.nnue, and prints each step's time.
 # A second generation: run again with a new WORKDIR and EVAL_FILE=<first>/net.nnue.
 # Exit status: non-zero when a step fails (its message says which).
 set -euo pipefail
 if [ $# -lt 3 ]; then
-    sed -n '2,18p' "$0" >&2
+    sed -n '2,17p' "$0" >&2
     exit 2
 fi
 work=$1 shards=$2 games=$3 ft=${4:-32} l1=${5:-32} lambda=${6:-1.0} eval_file=${7:-}
