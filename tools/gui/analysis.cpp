@@ -34,6 +34,87 @@ void Analyser::request(const Position& pos, int multipv) {
     cv_.notify_all();
 }
 
+namespace {
+
+/// Kinta (SPEC 26): the words of `info string odds <move> win <p> A <n> D <n>` as the move and
+/// its odds ({win, a, d}); nullopt for any other line.
+std::optional<std::pair<std::string, json>> parse_odds(const std::vector<std::string>& w) {
+    if (!(w.size() == 10 && w[1] == "string" && w[2] == "odds" && w[4] == "win" && w[6] == "A" &&
+          w[8] == "D"))
+        return std::nullopt;
+    return std::pair{w[3], json{{"win", std::atof(w[5].c_str())},
+                                {"a", std::atoi(w[7].c_str())},
+                                {"d", std::atoi(w[9].c_str())}}};
+}
+
+/// One analysis line read from the words of an `info` line in `current`: its multipv index,
+/// its JSON (depth, nodes, nps, score; pawns or mate from a fixed side: Green's in two
+/// players, the side to move's own standing in three, pov says whose) and its pv as the
+/// engine wrote it. nullopt when the line has no score or no pv.
+struct InfoLine {
+    int multipv = 1;
+    json line;
+    std::vector<std::string> pv;
+};
+std::optional<InfoLine> parse_info(const std::vector<std::string>& w, const Position& current) {
+    InfoLine out;
+    json& l = out.line;
+    for (std::size_t i = 1; i < w.size(); ++i) {
+        if (w[i] == "string" || w[i] == "currmove" || i + 1 >= w.size()) break;
+        if (w[i] == "depth")
+            l["depth"] = std::atoi(w[++i].c_str());
+        else if (w[i] == "multipv")
+            out.multipv = std::atoi(w[++i].c_str());
+        else if (w[i] == "nps")
+            l["nps"] = std::atoll(w[++i].c_str());
+        else if (w[i] == "nodes")
+            l["nodes"] = std::atoll(w[++i].c_str());
+        else if (w[i] == "score" && i + 2 < w.size()) {
+            l["score"] = w[i + 1] + " " + w[i + 2];
+            const Colour stm = current.to_move();
+            const Colour pov = current.players() == 2 ? GREEN : stm;
+            const double sign = pov == stm ? 1.0 : -1.0;
+            l["pov"] = colour_name(pov);
+            if (w[i + 1] == "cp")
+                l["pawns"] = sign * std::atoi(w[i + 2].c_str()) / 100.0;
+            else if (w[i + 1] == "mate")
+                l["mate"] = int(sign) * std::atoi(w[i + 2].c_str());
+            i += 2;
+        } else if (w[i] == "pv") {
+            out.pv.assign(w.begin() + std::ptrdiff_t(i) + 1, w.end());
+            break;
+        }
+    }
+    if (out.pv.empty() || !l.contains("score")) return std::nullopt;
+    return out;
+}
+
+/// The moves of pv (as the engine wrote them) up to the first illegal one, and the same line
+/// in RH algebraic notation (SPEC 11; a three-player pass of Best-Reply Search, 0000, as --).
+std::pair<json, std::string> line_in_algebraic(const Position& current,
+                                               const std::vector<std::string>& pv) {
+    Position p = current;
+    std::string san;
+    json moves = json::array();
+    for (const auto& s : pv) {
+        if (s == "0000" && p.phase() == Phase::Play && !p.game_over()) {
+            san += (san.empty() ? "" : " ") + std::string("--");
+            moves.push_back(s);
+            p.do_move(Move::null());
+            continue;
+        }
+        auto m = parse_move(p, s);
+        if (!std::holds_alternative<Move>(m)) break;
+        const Move mv = std::get<Move>(m);
+        san += (san.empty() ? "" : " ") + to_algebraic(p, mv);
+        moves.push_back(s);
+        p.do_move(mv);
+    }
+    return {moves, san};
+}
+
+}  // namespace
+
 void Analyser::run() {
     if (auto err = player_.start()) {
         emit_({{"type", "error"}, {"message", "analysis: " + *err}});
@@ -105,70 +186,17 @@ void Analyser::run() {
         auto w = words(*line);
         // Kinta (SPEC 26): `info string odds <move> win <p> A <n> D <n>` follows the line of
         // a best move that is an attack; the lines starting with that move show it.
-        if (w.size() == 10 && w[1] == "string" && w[2] == "odds" && w[4] == "win" && w[6] == "A" &&
-            w[8] == "D") {
-            json o{{"win", std::atof(w[5].c_str())},
-                   {"a", std::atoi(w[7].c_str())},
-                   {"d", std::atoi(w[9].c_str())}};
-            odds[w[3]] = o;
+        if (auto o = parse_odds(w)) {
+            odds[o->first] = o->second;
             for (auto& [_, v] : lines)
-                if (!v["pv"].empty() && v["pv"][0] == w[3]) v["odds"] = o;
+                if (!v["pv"].empty() && v["pv"][0] == o->first) v["odds"] = o->second;
             dirty = true;
             continue;
         }
-        json l;
-        int k = 1;
-        std::vector<std::string> pv;
-        for (std::size_t i = 1; i < w.size(); ++i) {
-            if (w[i] == "string") break;
-            if (w[i] == "currmove") break;
-            if (i + 1 >= w.size()) break;
-            if (w[i] == "depth")
-                l["depth"] = std::atoi(w[++i].c_str());
-            else if (w[i] == "multipv")
-                k = std::atoi(w[++i].c_str());
-            else if (w[i] == "nps")
-                l["nps"] = std::atoll(w[++i].c_str());
-            else if (w[i] == "nodes")
-                l["nodes"] = std::atoll(w[++i].c_str());
-            else if (w[i] == "score" && i + 2 < w.size()) {
-                l["score"] = w[i + 1] + " " + w[i + 2];
-                // In pawns from a fixed side: Green's in two players, the side to
-                // move's own standing in three (pov says whose).
-                const Colour stm = current->to_move();
-                const Colour pov = current->players() == 2 ? GREEN : stm;
-                const double sign = pov == stm ? 1.0 : -1.0;
-                l["pov"] = colour_name(pov);
-                if (w[i + 1] == "cp")
-                    l["pawns"] = sign * std::atoi(w[i + 2].c_str()) / 100.0;
-                else if (w[i + 1] == "mate")
-                    l["mate"] = int(sign) * std::atoi(w[i + 2].c_str());
-                i += 2;
-            } else if (w[i] == "pv") {
-                pv.assign(w.begin() + std::ptrdiff_t(i) + 1, w.end());
-                break;
-            }
-        }
-        if (pv.empty() || !l.contains("score")) continue;
-        // The line in RH algebraic notation (SPEC 11), up to the first illegal move.
-        Position p = *current;
-        std::string san;
-        json moves = json::array();
-        for (const auto& s : pv) {
-            if (s == "0000" && p.phase() == Phase::Play && !p.game_over()) {
-                // Three players: a pass of Best-Reply Search (docs/search.md), written `--`.
-                san += (san.empty() ? "" : " ") + std::string("--");
-                moves.push_back(s);
-                p.do_move(Move::null());
-                continue;
-            }
-            auto m = parse_move(p, s);
-            if (!std::holds_alternative<Move>(m)) break;
-            const Move mv = std::get<Move>(m);
-            san += (san.empty() ? "" : " ") + to_algebraic(p, mv);
-            moves.push_back(s);
-            p.do_move(mv);
-        }
+        auto info = parse_info(w, *current);
+        if (!info) continue;
+        auto& [k, l, pv] = *info;
+        const auto [moves, san] = line_in_algebraic(*current, pv);
         l["multipv"] = k;
         if (!moves.empty())
             if (auto it = odds.find(moves[0].get<std::string>()); it != odds.end())
