@@ -100,113 +100,120 @@ std::variant<View, std::string> View::parse(Colour viewer, const Position& start
 
 std::optional<std::string> View::apply(std::string_view token) {
     if (token.empty()) return std::string("empty token");
-    if (await_received_) {
-        // `+<colour>:<men>`: the army of the colour whose heart the viewer took (SPEC 7).
-        if (token.size() < 4 || token[0] != '+' || token[2] != ':')
-            return std::string(
-                "an own heart capture in a three-player game is followed by "
-                "+<colour>:<men> (the men received)");
-        const auto c = parse_colour(token[1]);
-        if (!c || *c == viewer_ || *c >= pos_.players() || !pos_.is_in(*c))
-            return std::string("names no other colour still in");
-        std::vector<std::pair<PieceType, Cell>> men;
-        const std::string_view list = token.substr(3);
-        if (list != "-") {
-            std::size_t start = 0;
-            while (start <= list.size()) {
-                const std::size_t comma = list.find(',', start);
-                const auto item =
-                    list.substr(start, comma == std::string_view::npos ? std::string_view::npos
-                                                                       : comma - start);
-                const auto letter = item.empty() ? '?' : item[0];
-                const auto* it = std::find(kPieceChar.begin(), kPieceChar.end() - 1, letter);
-                const auto sq = item.size() == 4 ? geo::parse_cell(item.substr(1)) : std::nullopt;
-                if (it == kPieceChar.end() - 1 || !sq)
-                    return "'" + std::string(item.substr(0, 12)) +
-                           "' is not a piece letter (Q R B N P W) and a cell";
-                if (pos_.man_on(*sq) != kNoMan ||
-                    std::any_of(men.begin(), men.end(), [&](auto& p) { return p.second == *sq; }))
-                    return "cell " + geo::cell_name(*sq) + " is not free for a man received";
-                men.emplace_back(PieceType(it - kPieceChar.begin()), *sq);
-                if (comma == std::string_view::npos) break;
-                start = comma + 1;
-            }
-        }
-        for (auto [t, sq] : men) pos_.put_man(viewer_, t, sq);
-        pos_.set_out(*c);
-        Observation& o = history_.back();
-        o.victim = *c;
-        o.received = men;
-        o.told_received = true;
-        await_received_ = false;
-        if (pos_.players_in() == 1) over_ = true;
-        tokens_.emplace_back(std::string("+") + kColourChar[*c] + ":" + men_field(men));
-        return std::nullopt;
-    }
+    if (await_received_) return apply_received(token);
     if (over_) return std::string("the game is over for ") + kColourWord[viewer_];
     const Colour mover = pos_.to_move();
+    if (token[0] == '-') return apply_out(token, mover);  // `-<colour>`: out at its own turn
+    if (mover == viewer_) return apply_own(token);
+    return apply_other(token, mover);
+}
+
+std::optional<std::string> View::apply_received(std::string_view token) {
+    // `+<colour>:<men>`: the army of the colour whose heart the viewer took (SPEC 7).
+    if (token.size() < 4 || token[0] != '+' || token[2] != ':')
+        return std::string(
+            "an own heart capture in a three-player game is followed by "
+            "+<colour>:<men> (the men received)");
+    const auto c = parse_colour(token[1]);
+    if (!c || *c == viewer_ || *c >= pos_.players() || !pos_.is_in(*c))
+        return std::string("names no other colour still in");
+    std::vector<std::pair<PieceType, Cell>> men;
+    const std::string_view list = token.substr(3);
+    if (list != "-") {
+        std::size_t start = 0;
+        while (start <= list.size()) {
+            const std::size_t comma = list.find(',', start);
+            const auto item = list.substr(
+                start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+            const auto letter = item.empty() ? '?' : item[0];
+            const auto* it = std::find(kPieceChar.begin(), kPieceChar.end() - 1, letter);
+            const auto sq = item.size() == 4 ? geo::parse_cell(item.substr(1)) : std::nullopt;
+            if (it == kPieceChar.end() - 1 || !sq)
+                return "'" + std::string(item.substr(0, 12)) +
+                       "' is not a piece letter (Q R B N P W) and a cell";
+            if (pos_.man_on(*sq) != kNoMan ||
+                std::any_of(men.begin(), men.end(), [&](auto& p) { return p.second == *sq; }))
+                return "cell " + geo::cell_name(*sq) + " is not free for a man received";
+            men.emplace_back(PieceType(it - kPieceChar.begin()), *sq);
+            if (comma == std::string_view::npos) break;
+            start = comma + 1;
+        }
+    }
+    for (auto [t, sq] : men) pos_.put_man(viewer_, t, sq);
+    pos_.set_out(*c);
+    Observation& o = history_.back();
+    o.victim = *c;
+    o.received = men;
+    o.told_received = true;
+    await_received_ = false;
+    if (pos_.players_in() == 1) over_ = true;
+    tokens_.emplace_back(std::string("+") + kColourChar[*c] + ":" + men_field(men));
+    return std::nullopt;
+}
+
+std::optional<std::string> View::apply_out(std::string_view token, Colour mover) {
     const bool three = pos_.players() == 3;
     const bool dilemma = pos_.rules().relation_dilemma;
-
-    if (token[0] == '-') {  // `-<colour>`: out without a ply, at its own turn
-        const auto c = token.size() == 2 ? parse_colour(token[1]) : std::nullopt;
-        if (!c || *c >= pos_.players()) return std::string("'-' must be followed by g, b or k");
-        if (*c != mover)
-            return std::string("'-<colour>' stands only where it is that colour's turn");
-        Observation o;
-        o.kind = Observation::Kind::Out;
-        o.mover = *c;
-        if (*c == viewer_) {
-            over_ = true;
-        } else {
-            pos_.eliminate_to_move();
-            if (!three || dilemma || pos_.players_in() == 1) over_ = true;
-        }
-        history_.push_back(o);
-        tokens_.emplace_back(token);
-        refused_.clear();
-        return std::nullopt;
+    const auto c = token.size() == 2 ? parse_colour(token[1]) : std::nullopt;
+    if (!c || *c >= pos_.players()) return std::string("'-' must be followed by g, b or k");
+    if (*c != mover) return std::string("'-<colour>' stands only where it is that colour's turn");
+    Observation o;
+    o.kind = Observation::Kind::Out;
+    o.mover = *c;
+    if (*c == viewer_) {
+        over_ = true;
+    } else {
+        pos_.eliminate_to_move();
+        if (!three || dilemma || pos_.players_in() == 1) over_ = true;
     }
+    history_.push_back(o);
+    tokens_.emplace_back(token);
+    refused_.clear();
+    return std::nullopt;
+}
 
-    if (mover == viewer_) {  // the viewer's own ply
-        if (token[0] == '?' || token[0] == '+')
-            return std::string("it is ") + kColourWord[viewer_] + "'s own turn";
-        Observation o;
-        o.kind = Observation::Kind::Own;
-        o.mover = viewer_;
-        std::string_view move = token;
-        if (ends_with(move, "xH")) {
-            o.took = Observation::Took::Heart;
-            move.remove_suffix(2);
-        } else if (ends_with(move, "x")) {
-            o.took = Observation::Took::Man;
-            move.remove_suffix(1);
-        }
-        auto parsed = parse_move(pos_, move);
-        if (auto* err = std::get_if<std::string>(&parsed)) return "not legal in the view: " + *err;
-        const Move m = std::get<Move>(parsed);
-        if (o.took != Observation::Took::Nothing && m.kind() != Move::Normal)
-            return std::string("a placement captures nothing");
-        if (o.took != Observation::Took::Nothing && m.to() == pos_.heart(viewer_))
-            return std::string("a move onto its own heart captures nothing");
-        o.move = m;
-        pos_.do_move(m);
-        if (o.took != Observation::Took::Nothing) pos_.note_capture();
-        if (o.took == Observation::Took::Heart) {
-            if (!three || dilemma)
-                over_ = true;  // two players: the capture wins; RelationDilemma ends the game
-            else
-                await_received_ = true;
-        }
-        history_.push_back(o);
-        tokens_.emplace_back(move_to_string(m) + (o.took == Observation::Took::Heart ? "xH"
-                                                  : o.took == Observation::Took::Man ? "x"
-                                                                                     : ""));
-        refused_.clear();
-        return std::nullopt;
+std::optional<std::string> View::apply_own(std::string_view token) {
+    const bool three = pos_.players() == 3;
+    const bool dilemma = pos_.rules().relation_dilemma;
+    if (token[0] == '?' || token[0] == '+')
+        return std::string("it is ") + kColourWord[viewer_] + "'s own turn";
+    Observation o;
+    o.kind = Observation::Kind::Own;
+    o.mover = viewer_;
+    std::string_view move = token;
+    if (ends_with(move, "xH")) {
+        o.took = Observation::Took::Heart;
+        move.remove_suffix(2);
+    } else if (ends_with(move, "x")) {
+        o.took = Observation::Took::Man;
+        move.remove_suffix(1);
     }
+    auto parsed = parse_move(pos_, move);
+    if (auto* err = std::get_if<std::string>(&parsed)) return "not legal in the view: " + *err;
+    const Move m = std::get<Move>(parsed);
+    if (o.took != Observation::Took::Nothing && m.kind() != Move::Normal)
+        return std::string("a placement captures nothing");
+    if (o.took != Observation::Took::Nothing && m.to() == pos_.heart(viewer_))
+        return std::string("a move onto its own heart captures nothing");
+    o.move = m;
+    pos_.do_move(m);
+    if (o.took != Observation::Took::Nothing) pos_.note_capture();
+    if (o.took == Observation::Took::Heart) {
+        if (!three || dilemma)
+            over_ = true;  // two players: the capture wins; RelationDilemma ends the game
+        else
+            await_received_ = true;
+    }
+    history_.push_back(o);
+    tokens_.emplace_back(move_to_string(m) + (o.took == Observation::Took::Heart ? "xH"
+                                              : o.took == Observation::Took::Man ? "x"
+                                                                                 : ""));
+    refused_.clear();
+    return std::nullopt;
+}
 
-    // Another player's ply.
+std::optional<std::string> View::apply_other(std::string_view token, Colour mover) {
+    const bool dilemma = pos_.rules().relation_dilemma;
     if (token[0] != '?')
         return std::string("it is ") + kColourWord[mover] +
                "'s turn: its ply is ?, ?x<cell>, ?xH or ?-<colour>";

@@ -97,6 +97,13 @@ class View {
     std::string describe() const;
 
   private:
+    // The parts of apply(), by the kind of token: the men received after an own heart
+    // capture in three players (`+<colour>:<men>`), a player out without a ply
+    // (`-<colour>`), the viewer's own ply, another player's ply (`?...`).
+    std::optional<std::string> apply_received(std::string_view token);
+    std::optional<std::string> apply_out(std::string_view token, Colour mover);
+    std::optional<std::string> apply_own(std::string_view token);
+    std::optional<std::string> apply_other(std::string_view token, Colour mover);
     View() = default;
     Colour viewer_ = NO_COLOUR;
     Position start_;
