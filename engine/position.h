@@ -102,6 +102,8 @@ class Position {
     const State& state() const { return stack_.back(); }
     /// The state before the last do_move (or eliminate_to_move); needs ply() > 0.
     const State& state_before() const { return stack_[stack_.size() - 2]; }
+    /// The state at ply `p` of this position's history (0 <= p <= ply()).
+    const State& state_at(int p) const { return stack_[std::size_t(p)]; }
     Colour to_move() const { return state().to_move; }
     Phase phase() const { return state().phase; }
     int halfmove() const { return state().halfmove; }

@@ -296,19 +296,34 @@ class Worker {
     int nnue_standing(Colour p) {
         const int idx = pos_.ply() - root_ply_;
         nnue::Accumulator& a = idx < kAccPlies ? acc_[std::size_t(idx)] : acc_scratch_;
-        if (a.key != pos_.key() || idx >= kAccPlies) {
-            // From the parent's accumulator when it is its position's (a refresh otherwise,
-            // and when the move changed many cells). Walking further back, as Stockfish does,
-            // measured no faster (docs/search.md, "The network", Accumulators).
-            const bool from_parent = idx > 0 && idx < kAccPlies &&
-                                     acc_[std::size_t(idx - 1)].key == pos_.state_before().key &&
-                                     a.update(*net_, acc_[std::size_t(idx - 1)],
-                                              pos_.state_before(), pos_.state(), pos_);
-            if (!from_parent) a.refresh(*net_, pos_);
-        }
+        if (a.key != pos_.key() || idx >= kAccPlies)
+            if (idx >= kAccPlies || !update_from_ancestor(idx)) a.refresh(*net_, pos_);
         if (a.output[p] == nnue::Accumulator::kNoOutput)
             a.output[p] = nnue::evaluate(*net_, a, pos_, p);
         return a.output[p];
+    }
+
+    /// Brings acc_[idx] to the current position from the nearest of the last kAccWalk
+    /// ancestors whose accumulator is its position's, one update a ply (each ply's
+    /// accumulator on the way is then its position's too), as Stockfish does: a node whose
+    /// parent was never evaluated (a table cut, a node in check) need not refresh. False when
+    /// no such ancestor is found or a move changed too many cells (the caller refreshes).
+    bool update_from_ancestor(int idx) {
+        const int ply = pos_.ply();
+        int from = -1;
+        for (int k = 1; k <= kAccWalk && idx - k >= 0; ++k)
+            if (acc_[std::size_t(idx - k)].key == pos_.state_at(ply - k).key) {
+                from = idx - k;
+                break;
+            }
+        if (from < 0) return false;
+        for (int j = from + 1; j <= idx; ++j) {
+            const int pj = ply - (idx - j);
+            if (!acc_[std::size_t(j)].update(*net_, acc_[std::size_t(j - 1)], pos_.state_at(pj - 1),
+                                             pos_.state_at(pj), pos_))
+                return false;
+        }
+        return true;
     }
 
     /// Step toward the draw as the move-count rule nears (SPEC 7, 22; as Stockfish scales by
@@ -1030,6 +1045,8 @@ class Worker {
     /// The network (nullptr: the classical evaluation) and one accumulator per ply below the
     /// root (static_eval); deeper plies use a scratch one.
     static constexpr int kAccPlies = 2 * kMaxPly + 16;
+    /// How many plies back update_from_ancestor looks for an evaluated ancestor.
+    static constexpr int kAccWalk = 4;
     const nnue::Network* net_ = eval::network();
     std::vector<nnue::Accumulator> acc_;
     nnue::Accumulator acc_scratch_;
