@@ -64,7 +64,8 @@ TEST_CASE("nnue: network files of version 1 and 2 read, with their widths and ma
     CHECK(n1.cp_scale == 300);
     CHECK(n1.psqt[0] == 0);  // version 1: no material term
     CHECK(n1.out_weight[31] == 3);
-    for (auto [ft, l1] : {std::pair{16, 8}, std::pair{32, 32}, std::pair{256, 64}}) {
+    for (const auto& shape : {std::pair{16, 8}, std::pair{32, 32}, std::pair{256, 64}}) {
+        const int ft = shape.first, l1 = shape.second;  // (clang: no capture of a binding)
         CAPTURE(ft);
         const auto v2 = file(2, std::uint32_t(ft), std::uint32_t(l1), -2);
         CHECK(v2.size() == nnue::Network::file_bytes(2, ft, l1));
