@@ -165,10 +165,7 @@ std::optional<std::string> Rules::set(std::string_view name, std::string_view va
     }
     const int i = find(name);
     if (i < 0) return "unknown rule option '" + std::string(name) + "'";
-    Rules r = *this;  // changed only on success
-    if (auto err = kRuleOptions[std::size_t(i)].apply(r, value)) return err;
-    *this = r;
-    return std::nullopt;
+    return kRuleOptions[std::size_t(i)].apply(*this, value);  // unchanged on an error
 }
 
 std::optional<std::string> Rules::set_all(std::string_view words) {

@@ -296,8 +296,8 @@ class Worker {
     int nnue_standing(Colour p) {
         const int idx = pos_.ply() - root_ply_;
         nnue::Accumulator& a = idx < kAccPlies ? acc_[std::size_t(idx)] : acc_scratch_;
-        if (a.key != pos_.key() || idx >= kAccPlies)
-            if (idx >= kAccPlies || !update_from_ancestor(idx)) a.refresh(*net_, pos_);
+        if (idx >= kAccPlies || (a.key != pos_.key() && !update_from_ancestor(idx)))
+            a.refresh(*net_, pos_);
         if (a.output[p] == nnue::Accumulator::kNoOutput)
             a.output[p] = nnue::evaluate(*net_, a, pos_, p);
         return a.output[p];

@@ -21,7 +21,6 @@
 #include <thread>
 #include <vector>
 
-#include "engine/movegen.h"
 #include "engine/position.h"
 #include "limits.h"
 #include "planner.h"
@@ -31,7 +30,8 @@
 
 namespace klinzha {
 
-struct History;  // search/history.h
+struct History;   // search/history.h
+struct MoveList;  // engine/movegen.h
 
 /// One `info` line's worth of search state. score is in centi-pawns from the point of view
 /// of the player to move at the root; when mate_in != 0 the score is a heart capture in

@@ -45,11 +45,14 @@ step shuffle "$py" "$here/shuffle.py" "$work/data.bin" -o "$work/train.bin" \
     --held-out "$work/held.bin"
 step train "$py" "$here/train.py" "$work/train.bin" --held-out "$work/held.bin" \
     -o "$work/net.nnue" --ft "$ft" --l1 "$l1" --lambda "$lambda" --threads "$(nproc)"
-check() {
-    local out
-    out=$(printf 'setoption name EvalFile value %s\nsetoption name Use NNUE value true\nposition startpos\nisready\nquit\n' \
-        "$work/net.nnue" | "$klinzha")
-    if grep -q "error" <<<"$out"; then echo "$out" >&2; return 1; fi
+check() {  # the engine takes the net and evaluates a play position with it
+    local out fen="2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,Ng25,Ng14,Ph24,Ph12,Pf26,Wi44 - g play 0 1"
+    out=$(printf 'setoption name EvalFile value %s\nsetoption name Use NNUE value true\nposition fen %s\neval\nquit\n' \
+        "$work/net.nnue" "$fen" | "$klinzha")
+    if grep -q "error" <<<"$out" || ! grep -q "(NNUE):" <<<"$out"; then
+        echo "$out" >&2
+        return 1
+    fi
 }
 if [ -n "$klinzha" ]; then step check check; else echo "pipeline.sh: no klinzha to check with"; fi
 echo "pipeline.sh: $work/net.nnue ($(stat -c %s "$work/net.nnue") bytes)"
