@@ -75,10 +75,20 @@ std::vector<RecordGame> read_records(std::istream& in) {
             ++i;
         } else if (ch == '{') {
             const std::size_t end = text.find('}', i);
-            const std::string body =
+            const std::string raw =
                 text.substr(i + 1, (end == std::string::npos ? text.size() : end) - i - 1);
             const int at = line;
-            for (char c : body) line += c == '\n';
+            for (char c : raw) line += c == '\n';
+            // A comment's white space as one space each: PGN export breaks lines anywhere in
+            // a comment (`{spindles` at the end of one line, its rounds on the next).
+            std::string body;
+            for (char c : raw) {
+                const bool space = std::isspace(static_cast<unsigned char>(c));
+                if (!space)
+                    body += c;
+                else if (!body.empty() && body.back() != ' ')
+                    body += ' ';
+            }
             i = end == std::string::npos ? text.size() : end + 1;
             // `{k out ...}`: a removal imposed by a referee (SPEC 7).
             std::size_t b = body.find_first_not_of(" \t\r\n");
@@ -88,7 +98,13 @@ std::vector<RecordGame> read_records(std::istream& in) {
             } else if (b != std::string::npos && body.compare(b + 1, 4, " out") == 0 &&
                        std::string_view("gbk").find(body[b]) != std::string_view::npos) {
                 if (cur.tokens.empty() && cur.line == 0) cur.line = at;
-                cur.tokens.push_back({std::string(1, body[b]), true, at, "", ""});
+                // The reason after `out:` (`{k out: flag fall}`) is kept as the comment.
+                std::string why = body.substr(b + 5);
+                const auto w0 = why.find_first_not_of(": \t\r\n");
+                why = w0 == std::string::npos
+                          ? ""
+                          : why.substr(w0, why.find_last_not_of(" \t\r\n") - w0 + 1);
+                cur.tokens.push_back({std::string(1, body[b]), true, at, "", why});
             } else if (b != std::string::npos && !cur.tokens.empty() &&
                        !cur.tokens.back().removal) {
                 const std::string t = body.substr(b, body.find_last_not_of(" \t\r\n") - b + 1);

@@ -39,6 +39,7 @@ struct RecordGame {
         std::string spindles;
         /// Every other comment after the move (`{+0.35/12 0.512s}`, a person's note), joined
         /// by a space, as written; "" when there is none. Kept so a record loads losslessly.
+        /// For a removal: its reason (`{k out: flag fall}` gives "flag fall").
         std::string comment;
     };
     std::map<std::string, std::string> tags;

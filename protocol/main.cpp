@@ -13,6 +13,7 @@
 #include <memory>
 #include <sstream>
 
+#include "engine/game.h"
 #include "engine/geometry.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -332,12 +333,48 @@ std::string show_score(int cp) {
     return b;
 }
 
+/// The engine's view of one move (`analyse --record`): the best line found and the scores
+/// of the best and of the played move, both from the mover's point of view (centi-pawns,
+/// mates as +-(30000 - plies)), and what the played move loses.
+struct MoveAnalysis {
+    int best = 0, played = 0, lost = 0;
+    std::string line;  ///< the best line in algebraic notation (SPEC 11), "" for none
+};
+
+/// Searches `pos` under `lim` twice, all moves and the played one alone (SearchLimits::
+/// searchmoves). Setup-phase scores come from the setup planner and lose nothing (docs).
+MoveAnalysis analyse_move(uci::UciSession& s, const SearchLimits& lim, const Position& pos,
+                          Move played) {
+    auto search = [&](std::vector<Move> only) {
+        SearchLimits l = lim;
+        l.searchmoves = std::move(only);
+        SearchInfo last;
+        s.engine().set_multipv(1);
+        s.engine().analyse(pos, l,
+                           {[&](const SearchInfo& i) { last = i; },
+                            [](Move, Move) {},
+                            [](const std::string&) {},
+                            {}});
+        return last;
+    };
+    SearchInfo best = search({});
+    const SearchInfo mine = search({played});
+    // The played move's own search may see further than the whole search did (a search is
+    // not exact): then the played move is the best one found.
+    if (comparable(mine) > comparable(best)) best = mine;
+    MoveAnalysis a{comparable(best), comparable(mine), 0, algebraic_line(pos, best.pv)};
+    const bool was_best = !best.pv.empty() && best.pv[0] == played;
+    if (pos.phase() == Phase::Play && !was_best) a.lost = std::max(0, a.best - a.played);
+    return a;
+}
+
 /// `klinzha analyse --record FILE [--depth N | --movetime MS] [--annotate]`: the engine's
 /// view of every move of each game (SPEC 11 notation): its score before the move, the score
 /// of the move played (both from the mover's point of view, a search restricted to that
 /// move), its best move and line, and a mark when the played move loses 50 (inaccuracy),
 /// 100 (mistake) or 200 centi-pawns (blunder) or more. Ends with a summary per player. With
-/// --annotate it prints the record again with these as comments, which `replay` reads back.
+/// --annotate it prints the record again (its tags, then the Game's movetext, engine/game.h)
+/// with these as a NAG and a comment after each move, which `replay` reads back.
 int cmd_analyse_record(uci::UciSession& s, const po::variables_map& vm, const std::string& file) {
     auto in = open_input(file, "analyse");
     if (!in) return 2;
@@ -350,93 +387,46 @@ int cmd_analyse_record(uci::UciSession& s, const po::variables_map& vm, const st
     int failed = 0, n = 0;
     for (const RecordGame& g : read_records(*in)) {
         ++n;
-        Replay r = replay(g, s.engine().rules(), s.engine().players(), true);
+        const Replay r = replay(g, s.engine().rules(), s.engine().players(), true);
         if (!r.error.empty()) {
             std::cerr << "analyse: game " << n << ": " << r.error << "\n";
             ++failed;
         }
+        Game game = game_from_record(g, r);
         Position pos = r.start;
         AnalysisTally tally;
-        std::string text;
-        bool in_play = false;
-        int number = 0;
-        Colour first = GREEN;
-        auto search = [&](const Position& p, std::vector<Move> only) {
-            SearchLimits l = lim;
-            l.searchmoves = std::move(only);
-            SearchInfo last;
-            s.engine().set_multipv(1);
-            s.engine().analyse(p, l,
-                               {[&](const SearchInfo& i) { last = i; },
-                                [](Move, Move) {},
-                                [](const std::string&) {},
-                                {}});
-            return last;
-        };
+        std::size_t next_removal = 0;
         if (!annotate) std::cout << "game " << n << "\n";
-        for (std::size_t i = 0; i < r.moves.size(); ++i) {
-            const std::string& ms = r.moves[i];
-            const RecordGame::Token* tok = i < r.token.size() && r.token[i] >= 0
-                                               ? &g.tokens[std::size_t(r.token[i])]
-                                               : nullptr;
-            if (ms.rfind("out:", 0) == 0) {
+        for (std::size_t i = 0; i < game.moves.size(); ++i) {
+            for (; next_removal < game.removals.size() &&
+                   game.removals[next_removal].before_move == i;
+                 ++next_removal)
                 pos.eliminate_to_move();
-                if (tok) text += "{" + ms.substr(4) + " out} ";
-                continue;
-            }
-            const auto parsed_move = parse_played_move(pos, ms);
-            if (!std::holds_alternative<Move>(parsed_move)) {  // replay() made it: a bug
-                std::cerr << "analyse: game " << n << ": " << std::get<std::string>(parsed_move)
-                          << "\n";
-                ++failed;
-                break;
-            }
-            const Move played = std::get<Move>(parsed_move);
-            const Colour c = pos.to_move();
-            const std::string alg = to_record_algebraic(pos, played);
-            SearchInfo best = search(pos, {});
-            SearchInfo mine = search(pos, {played});
-            // The played move's own search may see further than the whole search did (a
-            // search is not exact): then the played move is the best one found.
-            if (comparable(mine) > comparable(best)) best = mine;
-            const std::string line = algebraic_line(pos, best.pv);
-            // Setup-phase scores come from the setup planner and are not compared (docs).
-            int lost = std::max(0, comparable(best) - comparable(mine));
-            if (pos.phase() != Phase::Play || (!best.pv.empty() && best.pv[0] == played)) lost = 0;
-            const int grade = move_grade(lost);
-            const char* mark = kGradeWords[grade];
-            tally.add(c, grade, lost, pos.phase() == Phase::Play);
+            PlayedMove& pm = game.moves[i];
+            const Move played = std::get<Move>(parse_played_move(pos, pm.move));  // read once
+            const MoveAnalysis a = analyse_move(s, lim, pos, played);
+            const int grade = move_grade(a.lost);
+            tally.add(pm.mover, grade, a.lost, pos.phase() == Phase::Play);
             if (!annotate)
                 std::cout << (pos.phase() == Phase::Play ? std::to_string(pos.fullmove())
                                                          : std::string("setup"))
-                          << " " << kColourChar[c] << " " << alg << "  before "
-                          << show_score(comparable(best)) << "  played "
-                          << show_score(comparable(mine)) << "  best "
-                          << (best.pv.empty() ? std::string("-") : line.substr(0, line.find(' ')))
-                          << "  line " << line << (*mark ? std::string("  ") + mark : "") << "\n";
-            // PGN: the phase comments, a move number before each move of the first player in
-            // play, the mark as a NAG, the record's own comments, then the analysis.
-            if (i == 0 && pos.phase() != Phase::Play) text += "{setup} ";
-            if (pos.phase() == Phase::Play && !in_play) {
-                in_play = true;
-                first = c;
-                text += "{play} ";
-            }
-            if (in_play && (c == first || number == 0)) text += std::to_string(++number) + ". ";
-            text += alg + (grade ? std::string(" ") + kGradeNags[grade] : std::string()) + " ";
-            if (tok && !tok->comment.empty()) text += "{" + tok->comment + "} ";
-            if (tok && !tok->spindles.empty()) text += "{spindles " + tok->spindles + "} ";
-            text += "{" + show_score(comparable(mine)) + " best " + show_score(comparable(best)) +
-                    (line.empty() ? "" : " " + line) + "} ";
+                          << " " << kColourChar[pm.mover] << " " << pm.algebraic << "  before "
+                          << show_score(a.best) << "  played " << show_score(a.played) << "  best "
+                          << (a.line.empty() ? std::string("-")
+                                             : a.line.substr(0, a.line.find(' ')))
+                          << "  line " << a.line
+                          << (grade ? std::string("  ") + kGradeWords[grade] : "") << "\n";
+            pm.annotation = {kGradeNags[grade], show_score(a.played) + " best " +
+                                                    show_score(a.best) +
+                                                    (a.line.empty() ? "" : " " + a.line)};
             pos.do_move(played);
         }
         const std::string summary = tally.summary(pos.players());
         if (!annotate) std::cout << "summary " << summary << "\n";
-        if (annotate)
-            std::cout << write_tags(g.tags, g.tag_order) << "\n"
-                      << wrap_movetext("{klinzha analysis: " + summary + "} " + text +
-                                       (g.result.empty() ? "*" : g.result))
-                      << "\n";
+        if (annotate) {
+            game.lead_comment = "klinzha analysis: " + summary;
+            std::cout << write_tags(g.tags, g.tag_order) << "\n" << game.movetext() << "\n";
+        }
     }
     return failed ? 1 : 0;
 }

@@ -199,3 +199,22 @@ TEST_CASE("records klinzha-match wrote before the game-record rework still read 
         }
     }
 }
+
+TEST_CASE("a comment broken across lines reads as one: spindles after a line break are spindles") {
+    // PGN export breaks a comment anywhere; `{spindles` at a line's end with its rounds on the
+    // next line was read as a plain comment before (its fight then went unchecked).
+    std::istringstream in("1. Nxe38/D47 {+0.35/1\n0.001s} {spindles\n3,6|1 1,1|3} *\n");
+    const auto games = read_records(in);
+    REQUIRE(games.size() == 1);
+    REQUIRE(games[0].tokens.size() == 1);
+    CHECK(games[0].tokens[0].comment == "+0.35/1 0.001s");
+    CHECK(games[0].tokens[0].spindles == "3,6|1 1,1|3");
+    // A removal's reason is kept with it, spread over lines or not.
+    std::istringstream out("1. Ra1 {b out:\nflag fall} {k out} *\n");
+    const auto g2 = read_records(out);
+    REQUIRE(g2.size() == 1);
+    REQUIRE(g2[0].tokens.size() == 3);
+    CHECK(g2[0].tokens[1].removal);
+    CHECK(g2[0].tokens[1].comment == "flag fall");
+    CHECK(g2[0].tokens[2].comment == "");
+}

@@ -126,7 +126,8 @@ TEST_CASE("referee: heart capture ends a two-player game") {
     auto g = play2("2 Hi99,Pi99,Re38 Hd38,Pi11 - g play 0 1", {"e38d38"}, {});
     CHECK(g.result() == "1-0");
     CHECK(g.termination == "heart capture");
-    CHECK(g.algebraic == std::vector<std::string>{"RxHd38"});
+    REQUIRE(g.moves.size() == 1);
+    CHECK(g.moves[0].algebraic == "RxHd38");
     CHECK(g.rh_points(GREEN) == 1);
     CHECK(g.rh_points(BLUE) == -1);
 }
@@ -223,9 +224,9 @@ TEST_CASE("referee: setup through the protocol, recorded in algebraic notation")
     Scripted g("G", {}), b("B", {});
     auto rec = play_game({&g, &b}, cfg);
     REQUIRE(rec.moves.size() >= 20);
-    CHECK(rec.moves[0].find('@') != std::string::npos);
-    CHECK(rec.setup_move[19]);
-    CHECK(rec.algebraic[18].rfind("H", 0) == 0);  // Green's heart: H + carrier letter + cell
+    CHECK(rec.moves[0].move.find('@') != std::string::npos);
+    CHECK(rec.moves[19].setup);
+    CHECK(rec.moves[18].algebraic.rfind("H", 0) == 0);  // Green's heart: H + carrier letter + cell
     auto pgn = to_pgn(rec, cfg, 1, "test");
     CHECK(pgn.find("{setup}") != std::string::npos);
     CHECK(pgn.find("{play}") != std::string::npos);
@@ -713,8 +714,8 @@ TEST_CASE(
     cfg.max_fullmoves = 6;
     GameRecord g = play_game({&green, &blue}, cfg);
     REQUIRE(!g.moves.empty());
-    CHECK((g.moves[0].rfind("i23i34:A", 0) == 0 || g.moves[0].rfind("i23i34:D", 0) == 0));
-    CHECK(g.spindles[0].rfind("spindles ", 0) == 0);
+    CHECK((g.moves[0].move.rfind("i23i34:A", 0) == 0 || g.moves[0].move.rfind("i23i34:D", 0) == 0));
+    CHECK(g.moves[0].spindles.rfind("spindles ", 0) == 0);
     REQUIRE(g.fights.size() >= 1);
     CHECK(g.fights[0].first > 0);
     CHECK(g.fights[0].first < 1);
@@ -725,7 +726,7 @@ TEST_CASE(
     const Move m = std::get<Move>(parse_move(p, "i23i34"));
     const auto [a, d] = combat::fighters(p, m);
     const combat::Fight f = combat::cast(a, d, dice);
-    CHECK(g.moves[0] ==
+    CHECK(g.moves[0].move ==
           "i23i34:" + std::string(f.attacker_won ? "A" : "D") + std::to_string(f.strength));
     // The record reads back, and a changed seed or outcome is caught.
     const std::string pgn = to_pgn(g, cfg, 1, "t");
@@ -837,9 +838,8 @@ TEST_CASE(
             }
             CHECK(g.termination.find("illegal") == std::string::npos);
             // The record holds the whole game, with the refusals of each move.
-            CHECK(g.refused.size() == g.moves.size());
             int listed = 0;
-            for (auto& r : g.refused) listed += int(r.size());
+            for (auto& m : g.moves) listed += int(m.refused.size());
             CHECK(listed == refusals);
         }
     }
@@ -953,9 +953,9 @@ TEST_CASE("referee: draw adjudication on score, two and three players (fastchess
         // The first player's quiet run restarts after its third move: its moves 4, 5, 6 make
         // three, so the game lasts exactly 6 moves of the first player.
         int green = 0;
-        for (Colour m : g.movers) green += m == GREEN;
+        for (const PlayedMove& m : g.moves) green += m.mover == GREEN;
         CHECK(green == 6);
-        CHECK(g.movers.back() == GREEN);
+        CHECK(g.moves.back().mover == GREEN);
     }
 }
 

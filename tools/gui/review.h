@@ -36,7 +36,7 @@ namespace klinzha::gui {
 /// scored, average loss in centi-pawns, inaccuracies, mistakes, blunders). Takes the
 /// review's "points" and the number of players; points without a mover or ply are skipped.
 struct ReviewNotes {
-    std::map<std::size_t, match::GameRecord::Annotation> moves;
+    std::map<std::size_t, Annotation> moves;
     std::string lead;
 };
 ReviewNotes review_notes(const nlohmann::json& points, int players);

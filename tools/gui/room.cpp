@@ -94,14 +94,12 @@ const char* status_name(Room::Status s) {
     return "?";
 }
 
-const char* outcome_name(match::Outcome o) {
-    return o == match::Outcome::Win ? "win" : o == match::Outcome::Loss ? "loss" : "draw";
+const char* outcome_name(Outcome o) {
+    return o == Outcome::Win ? "win" : o == Outcome::Loss ? "loss" : "draw";
 }
 
-match::Outcome outcome_of(const std::string& s) {
-    return s == "win"    ? match::Outcome::Win
-           : s == "loss" ? match::Outcome::Loss
-                         : match::Outcome::Draw;
+Outcome outcome_of(const std::string& s) {
+    return s == "win" ? Outcome::Win : s == "loss" ? Outcome::Loss : Outcome::Draw;
 }
 
 /// A person's name: 1-40 printable ASCII characters, trimmed.
@@ -164,6 +162,8 @@ struct Room::Seat : match::Player {
 Room::Room(std::string id, RoomSettings settings, RoomEnv env)
     : id_(std::move(id)), env_(env), settings_(std::move(settings)) {
     created_ms_ = unix_ms();
+    game_.players = settings_.players;
+    game_.unfinished = true;
 }
 
 Room::~Room() {
@@ -215,20 +215,22 @@ std::variant<std::shared_ptr<Room>, std::string> Room::create(std::string id, Ro
     if (p.players() != s.players) return "the position is for another number of players";
     s.start_fen = p.fen();
     auto room = std::shared_ptr<Room>(new Room(std::move(id), s, env));
-    room->start_fen_ = s.start_fen;
+    room->game_.start_fen = s.start_fen;
     for (const auto& token : s.history) {  // a record played on from a ply
         if (token.rfind("out:", 0) == 0) {
-            room->removals_.push_back({room->moves_.size(), p.to_move(), token.substr(4)});
+            room->game_.removals.push_back(
+                {room->game_.moves.size(), p.to_move(), token.substr(4)});
             p.eliminate_to_move();
             continue;
         }
         auto m = parse_played_move(p, token);
         if (auto* err = std::get_if<std::string>(&m))
-            return "move " + std::to_string(room->moves_.size() + 1) + " '" + token + "': " + *err;
-        room->push_move(p, std::get<Move>(m), "", "");
+            return "move " + std::to_string(room->game_.moves.size() + 1) + " '" + token +
+                   "': " + *err;
+        room->push_move(p, std::get<Move>(m));
     }
     if (p.game_over()) return "the game is over at that position";
-    room->first_ply_ = room->moves_.size();
+    room->first_ply_ = room->game_.moves.size();
     for (int c = 0; c < s.players; ++c)
         if (!s.seats[c].person)
             room->names_[c] =
@@ -272,54 +274,19 @@ std::variant<std::shared_ptr<Room>, std::string> Room::review(std::string id,
         s.dice_seed = std::strtoull(it->second.c_str(), nullptr, 10);
     auto room = std::shared_ptr<Room>(new Room(std::move(id), s, env));
     room->status_ = Status::Review;
-    room->start_fen_ = s.start_fen;
-    Position p = r.start;
-    std::size_t t = 0;  // the token of the record that gave each entry of r.moves
-    for (const auto& mv : r.moves) {
-        if (mv.rfind("out:", 0) == 0) {
-            const bool written = t < g.tokens.size() && g.tokens[t].removal;
-            room->removals_.push_back({room->moves_.size(), p.to_move(),
-                                       written ? "removed by the referee" : "no legal move"});
-            if (written) ++t;
-            p.eliminate_to_move();
-            continue;
-        }
-        auto m = parse_played_move(p, mv);
-        if (!std::holds_alternative<Move>(m)) break;
-        room->push_move(p, std::get<Move>(m), t < g.tokens.size() ? g.tokens[t].comment : "",
-                        t < g.tokens.size() && !g.tokens[t].spindles.empty()
-                            ? "spindles " + g.tokens[t].spindles
-                            : "");
-        ++t;
-    }
-    const std::array<const char*, kColours> tags{"Green", "Blue", "Black"};
-    for (int c = 0; c < s.players; ++c) {
-        auto it = g.tags.find(tags[c]);
-        if (it == g.tags.end() && c == GREEN) it = g.tags.find("White");
-        if (it == g.tags.end() && c == BLUE && s.players == 2) it = g.tags.find("Black");
-        if (it != g.tags.end()) room->names_[c] = it->second;
-    }
-    room->result_ = g.result == "*" ? "" : g.result;
-    const auto scores = result_scores(room->result_, s.players);
-    room->outcome_ = {match::Outcome::Draw, match::Outcome::Draw, match::Outcome::Draw};
-    for (std::size_t c = 0; c < scores.size(); ++c)
-        room->outcome_[c] = scores[c] == 1   ? match::Outcome::Win
-                            : scores[c] == 0 ? match::Outcome::Loss
-                                             : match::Outcome::Draw;
-    if (auto it = g.tags.find("Termination"); it != g.tags.end() && it->second != "unterminated")
-        room->termination_ = it->second;
+    room->game_ = game_from_record(g, r);
+    room->names_ = room->game_.names;
     room->changed();
     return room;
 }
 
-void Room::push_move(Position& p, Move played, const std::string& comment,
-                     const std::string& spindles) {
-    algebraic_.push_back(to_record_algebraic(p, played));
-    movers_.push_back(p.to_move());
-    setup_.push_back(p.phase() != Phase::Play);
-    comments_.push_back(comment);
-    spindles_.push_back(spindles);
-    moves_.push_back(move_to_string(played));
+void Room::push_move(Position& p, Move played) {
+    PlayedMove m;
+    m.move = move_to_string(played);
+    m.algebraic = to_record_algebraic(p, played);
+    m.mover = p.to_move();
+    m.setup = p.phase() != Phase::Play;
+    game_.moves.push_back(std::move(m));
     p.do_move(played);
 }
 
@@ -341,17 +308,17 @@ json Room::to_json_locked() const {
                          {"name", names_[c]},
                          {"token", tokens_[c]},
                          {"clock", clock_ms_[c]},
-                         {"outcome", outcome_name(outcome_[c])},
+                         {"outcome", outcome_name(game_.outcome[c])},
                          {"draw_offer", draw_offer_[c]}});
     }
     json moves = json::array();
-    for (std::size_t i = 0; i < moves_.size(); ++i)
-        moves.push_back({{"move", moves_[i]},
-                         {"san", algebraic_[i]},
-                         {"mover", colour_name(movers_[i])},
-                         {"setup", bool(setup_[i])},
-                         {"comment", comments_[i]},
-                         {"spindles", spindles_[i]}});
+    for (const PlayedMove& m : game_.moves)
+        moves.push_back({{"move", m.move},
+                         {"san", m.algebraic},
+                         {"mover", colour_name(m.mover)},
+                         {"setup", m.setup},
+                         {"comment", m.comment},
+                         {"spindles", m.spindles}});
     return {{"version", 1},
             {"created", created_ms_},
             {"status", status_name(status_)},
@@ -362,13 +329,13 @@ json Room::to_json_locked() const {
             {"movetime_ms", settings_.movetime_ms},
             {"dice_seed", std::to_string(settings_.dice_seed)},
             {"hide_others", settings_.hide_others},
-            {"start_fen", start_fen_},
+            {"start_fen", game_.start_fen},
             {"first_ply", first_ply_},
             {"seats", seats},
             {"moves", moves},
             {"removals", removals_json_locked()},  // the same form as in a view
-            {"result", result_},
-            {"termination", termination_}};
+            {"result", result_locked()},
+            {"termination", game_.termination}};
 }
 
 std::variant<std::shared_ptr<Room>, std::string> Room::restore(std::string id, const json& st,
@@ -387,7 +354,7 @@ std::variant<std::shared_ptr<Room>, std::string> Room::restore(std::string id, c
         auto room = std::shared_ptr<Room>(new Room(std::move(id), s, env));
         Room& r = *room;
         r.created_ms_ = st.at("created").get<std::int64_t>();
-        r.start_fen_ = s.start_fen;
+        r.game_.start_fen = s.start_fen;
         r.first_ply_ = st.value("first_ply", std::size_t(0));
         const auto& seats = st.at("seats");
         if (!seats.is_array() || int(seats.size()) != s.players) return "seats";
@@ -401,27 +368,30 @@ std::variant<std::shared_ptr<Room>, std::string> Room::restore(std::string id, c
             r.names_[c] = j.at("name").get<std::string>();
             r.tokens_[c] = j.at("token").get<std::string>();
             r.clock_ms_[c] = j.at("clock").get<std::int64_t>();
-            r.outcome_[c] = outcome_of(j.at("outcome").get<std::string>());
+            r.game_.outcome[c] = outcome_of(j.at("outcome").get<std::string>());
             r.draw_offer_[c] = j.value("draw_offer", false);
             r.absent_since_[c] = steady_ms();  // absent from now: the seat timeout starts anew
         }
         for (const auto& m : st.at("moves")) {
-            r.moves_.push_back(m.at("move").get<std::string>());
-            r.algebraic_.push_back(m.at("san").get<std::string>());
+            PlayedMove pm;
+            pm.move = m.at("move").get<std::string>();
+            pm.algebraic = m.at("san").get<std::string>();
             const auto mover = parse_colour(m.at("mover").get<std::string>());
             if (!mover) return "a move's mover";
-            r.movers_.push_back(*mover);
-            r.setup_.push_back(m.at("setup").get<bool>());
-            r.comments_.push_back(m.at("comment").get<std::string>());
-            r.spindles_.push_back(m.value("spindles", ""));
+            pm.mover = *mover;
+            pm.setup = m.at("setup").get<bool>();
+            pm.comment = m.at("comment").get<std::string>();
+            pm.spindles = m.value("spindles", "");
+            r.game_.moves.push_back(std::move(pm));
         }
         for (const auto& x : st.at("removals")) {
             const auto c = parse_colour(x.at("colour").get<std::string>());
             if (!c) return "a removal's colour";
-            r.removals_.push_back({x.at("before").get<std::size_t>(), *c, x.at("why")});
+            r.game_.removals.push_back({x.at("before").get<std::size_t>(), *c, x.at("why")});
         }
-        r.result_ = st.at("result").get<std::string>();
-        r.termination_ = st.at("termination").get<std::string>();
+        // The outcomes were read with the seats; "" is a game with no result (yet).
+        r.game_.unfinished = st.at("result").get<std::string>().empty();
+        r.game_.termination = st.at("termination").get<std::string>();
         const std::string status = st.at("status").get<std::string>();
         r.status_ = status == "running"  ? Status::Running
                     : status == "over"   ? Status::Over
@@ -457,17 +427,7 @@ int Room::players() const {
 
 int Room::plies() const {
     std::lock_guard lock(m_);
-    return int(moves_.size());
-}
-
-void Room::keep_moves(std::size_t n) {
-    moves_.resize(n);
-    algebraic_.resize(n);
-    comments_.resize(n);
-    spindles_.resize(n);
-    movers_.resize(n);
-    setup_.resize(n);
-    while (!removals_.empty() && removals_.back().before_move > n) removals_.pop_back();
+    return int(game_.moves.size());
 }
 
 std::vector<std::string> Room::history(int ply) const {
@@ -476,15 +436,7 @@ std::vector<std::string> Room::history(int ply) const {
 }
 
 std::vector<std::string> Room::history_locked(int ply) const {
-    const std::size_t n = ply < 0 ? moves_.size() : std::min<std::size_t>(ply, moves_.size());
-    std::vector<std::string> h;
-    std::size_t r = 0;
-    for (std::size_t i = 0; i <= n; ++i) {
-        for (; r < removals_.size() && removals_[r].before_move == i; ++r)
-            h.push_back("out:" + removals_[r].why);
-        if (i < n) h.push_back(moves_[i]);
-    }
-    return h;
+    return game_.history(ply < 0 ? game_.moves.size() : std::size_t(ply));
 }
 
 Position Room::position_at(int ply) const {
@@ -495,7 +447,7 @@ Position Room::position_at(int ply) const {
 std::vector<std::pair<Position, Move>> Room::moves_played() const {
     std::lock_guard lock(m_);
     std::vector<std::pair<Position, Move>> out;
-    for (int i = 1; i <= int(moves_.size()); ++i) {
+    for (int i = 1; i <= int(game_.moves.size()); ++i) {
         std::vector<Position> before;
         const Position after = position_at_locked(i, 1, &before);
         out.emplace_back(before.at(0), after.state().last_move);
@@ -505,22 +457,22 @@ std::vector<std::pair<Position, Move>> Room::moves_played() const {
 
 Position Room::position_at_locked(int ply, int tail, std::vector<Position>* before_tail) const {
     Position p;
-    if (auto err = p.set(start_fen_, settings_.rules))
+    if (auto err = p.set(game_.start_fen, settings_.rules))
         throw std::runtime_error("start position: " + *err);
-    const int n = ply < 0 ? int(moves_.size()) : std::min<int>(ply, int(moves_.size()));
+    const int n = ply < 0 ? int(game_.moves.size()) : std::min<int>(ply, int(game_.moves.size()));
     std::size_t r = 0;
     for (int i = 0; i < n; ++i) {
-        for (; r < removals_.size() && removals_[r].before_move == std::size_t(i); ++r)
+        for (; r < game_.removals.size() && game_.removals[r].before_move == std::size_t(i); ++r)
             if (p.players_in() > 1) p.eliminate_to_move();
-        auto m = parse_played_move(p, moves_[std::size_t(i)]);
+        auto m = parse_played_move(p, game_.moves[std::size_t(i)].move);
         if (!std::holds_alternative<Move>(m))
             throw std::runtime_error("move " + std::to_string(i + 1) + ": " +
                                      std::get<std::string>(m));
         if (before_tail && i >= n - tail) before_tail->push_back(p);
         p.do_move(std::get<Move>(m));
     }
-    if (ply < 0 || ply >= int(moves_.size()))
-        for (; r < removals_.size() && removals_[r].before_move == std::size_t(n); ++r)
+    if (ply < 0 || ply >= int(game_.moves.size()))
+        for (; r < game_.removals.size() && game_.removals[r].before_move == std::size_t(n); ++r)
             if (p.players_in() > 1) p.eliminate_to_move();
     return p;
 }
@@ -541,14 +493,14 @@ bool Room::blind_locked() const {
 
 std::optional<blind::View> Room::blind_view_locked(Colour seat, int ply) const {
     Position p;
-    if (p.set(start_fen_, settings_.rules)) return std::nullopt;
+    if (p.set(game_.start_fen, settings_.rules)) return std::nullopt;
     auto started = blind::View::start(seat, p);
     if (!std::holds_alternative<blind::View>(started)) return std::nullopt;
     blind::View v = std::get<blind::View>(std::move(started));
-    const int n = ply < 0 ? int(moves_.size()) : std::min<int>(ply, int(moves_.size()));
+    const int n = ply < 0 ? int(game_.moves.size()) : std::min<int>(ply, int(game_.moves.size()));
     std::size_t r = 0;
     auto removals_before = [&](std::size_t i) {
-        for (; r < removals_.size() && removals_[r].before_move == i; ++r)
+        for (; r < game_.removals.size() && game_.removals[r].before_move == i; ++r)
             if (p.players_in() > 1) {
                 if (p.is_in(seat)) v.apply(blind::out_token(p.to_move()));
                 p.eliminate_to_move();
@@ -556,22 +508,31 @@ std::optional<blind::View> Room::blind_view_locked(Colour seat, int ply) const {
     };
     for (int i = 0; i < n; ++i) {
         removals_before(std::size_t(i));
-        auto m = parse_played_move(p, moves_[std::size_t(i)]);
+        auto m = parse_played_move(p, game_.moves[std::size_t(i)].move);
         if (!std::holds_alternative<Move>(m)) return std::nullopt;
         if (p.is_in(seat))
             for (const auto& t : blind::announce(p, std::get<Move>(m).bare(), seat)) v.apply(t);
         p.do_move(std::get<Move>(m));
     }
-    if (n == int(moves_.size())) {
+    if (n == int(game_.moves.size())) {
         removals_before(std::size_t(n));
         for (const auto& x : refused_[seat]) v.refuse(x);
     }
     return v;
 }
 
+std::string Room::result_locked() const {
+    return game_.unfinished ? std::string() : game_.result();
+}
+
+bool Room::has_moved_locked(Colour c) const {
+    return std::any_of(game_.moves.begin(), game_.moves.end(),
+                       [c](const PlayedMove& m) { return m.mover == c; });
+}
+
 bool Room::is_in_locked(Colour c) const {
-    if (outcome_[c] == match::Outcome::Loss) return false;
-    for (const auto& r : removals_)
+    if (game_.outcome[c] == Outcome::Loss) return false;
+    for (const auto& r : game_.removals)
         if (r.colour == c) return false;
     return true;
 }
@@ -617,7 +578,7 @@ void Room::start_referee() {
     match::GameConfig cfg;
     cfg.players = settings_.players;
     cfg.rules = settings_.rules;
-    cfg.start_fen = start_fen_;
+    cfg.start_fen = game_.start_fen;
     cfg.history = history_locked(-1);
     cfg.start_clock_ms = clock_ms_;
     cfg.dice_seed = settings_.dice_seed;
@@ -637,32 +598,28 @@ void Room::start_referee() {
     abandon_ = false;
     cfg.abandon = &abandon_;
     referee_running_ = true;
-    result_.clear();
-    termination_.clear();
-    const std::size_t kept = moves_.size();
+    game_.unfinished = true;
+    game_.termination.clear();
+    const std::size_t kept = game_.moves.size();
     std::vector<match::Player*> seats;
     for (auto& s : seat_objs_) seats.push_back(s.get());
     referee_ = std::thread([this, seats, cfg, kept] {
         // Takes the referee's new moves (those after the history) into the room.
         auto take = [this, kept](const match::GameRecord& g) {
-            keep_moves(kept);
+            game_.truncate(kept);
             for (std::size_t i = kept; i < g.moves.size(); ++i) {
-                moves_.push_back(g.moves[i]);
-                algebraic_.push_back(g.algebraic[i]);
-                comments_.push_back(i < g.comments.size() ? g.comments[i] : "");
+                PlayedMove m = g.moves[i];
                 if (hinted_.count(i))  // the record says a hint was shown for this move
-                    comments_.back() += comments_.back().empty() ? "hint" : " hint";
-                spindles_.push_back(i < g.spindles.size() ? g.spindles[i] : "");
-                movers_.push_back(g.movers[i]);
-                setup_.push_back(g.setup_move[i]);
+                    m.comment += m.comment.empty() ? "hint" : " hint";
                 // An offer stands until another player moves (SPEC 27); a take-back
                 // request ends with any move.
                 for (int c = 0; c < kColours; ++c)
-                    if (c != g.movers[i]) draw_offer_[c] = false;
+                    if (c != m.mover) draw_offer_[c] = false;
                 takeback_by_ = NO_COLOUR;
-                refused_[g.movers[i]].clear();
+                refused_[m.mover].clear();
+                game_.moves.push_back(std::move(m));
             }
-            removals_ = g.removals;
+            game_.removals = g.removals;
         };
         auto on_move = [this, take](const match::GameRecord& g) {
             {
@@ -686,11 +643,13 @@ void Room::start_referee() {
             humans_ = {};
             status_ = Status::Over;
             if (!g.aborted.empty()) {
-                termination_ = "no game: " + g.aborted;
+                game_.termination = "no game: " + g.aborted;
             } else {
-                result_ = g.result();
-                termination_ = g.termination;
-                outcome_ = g.outcome;
+                game_.unfinished = false;
+                game_.termination = g.termination;
+                game_.outcome = g.outcome;
+                game_.hearts_captured = g.hearts_captured;
+                game_.heart_lost = g.heart_lost;
             }
         }
         changed();
@@ -715,12 +674,11 @@ void Room::stop_referee(std::unique_lock<std::mutex>& lock) {
     clock_running_ = NO_COLOUR;
 }
 
-void Room::finish(const std::string& result, const std::string& why,
-                  std::array<match::Outcome, kColours> outcome) {
+void Room::finish(const std::string& why, std::optional<std::array<Outcome, kColours>> outcome) {
     status_ = Status::Over;
-    result_ = result;
-    termination_ = why;
-    outcome_ = outcome;
+    game_.unfinished = !outcome;
+    game_.termination = why;
+    if (outcome) game_.outcome = *outcome;
     draw_offer_ = {};
     takeback_by_ = NO_COLOUR;
     player_objs_.clear();  // engines end
@@ -846,9 +804,9 @@ std::optional<std::string> Room::offer_draw(Colour seat) {
     if (!draw_offer_[seat]) {
         draw_offer_[seat] = true;
         // Written `(=)` after the offerer's last move (SPEC 11.1, 27).
-        for (std::size_t i = moves_.size(); i-- > 0;)
-            if (movers_[i] == seat) {
-                if (algebraic_[i].find("(=)") == std::string::npos) algebraic_[i] += "(=)";
+        for (std::size_t i = game_.moves.size(); i-- > 0;)
+            if (std::string& alg = game_.moves[i].algebraic; game_.moves[i].mover == seat) {
+                if (alg.find("(=)") == std::string::npos) alg += "(=)";
                 break;
             }
     }
@@ -857,13 +815,10 @@ std::optional<std::string> Room::offer_draw(Colour seat) {
         if (is_in_locked(Colour(c))) all &= draw_offer_[c];
     if (all) {
         stop_referee(lock);
-        std::array<match::Outcome, kColours> o{};
+        std::array<Outcome, kColours> o{};
         for (int c = 0; c < kColours; ++c)
-            o[c] = is_in_locked(Colour(c)) ? match::Outcome::Draw : match::Outcome::Loss;
-        match::GameRecord g;
-        g.players = settings_.players;
-        g.outcome = o;
-        finish(g.result(), "draw by agreement", o);
+            o[c] = is_in_locked(Colour(c)) ? Outcome::Draw : Outcome::Loss;
+        finish("draw by agreement", o);
     }
     lock.unlock();
     changed();
@@ -890,13 +845,9 @@ std::optional<std::string> Room::resign(Colour seat) {
     if (!is_in_locked(seat)) return "you are out of the game";
     if (settings_.players == 2) {
         stop_referee(lock);
-        std::array<match::Outcome, kColours> o{match::Outcome::Win, match::Outcome::Win,
-                                               match::Outcome::Draw};
-        o[seat] = match::Outcome::Loss;
-        match::GameRecord g;
-        g.players = 2;
-        g.outcome = o;
-        finish(g.result(), names_[seat] + " resigns", o);
+        std::array<Outcome, kColours> o{Outcome::Win, Outcome::Win, Outcome::Draw};
+        o[seat] = Outcome::Loss;
+        finish(names_[seat] + " resigns", o);
     } else if (auto* h = humans_[seat]) {
         h->resign();  // out at once when to move, else at the next turn (SPEC 7)
     }
@@ -910,10 +861,10 @@ std::optional<std::string> Room::abort_game(Colour seat) {
     std::unique_lock lock(m_);
     if (status_ != Status::Running && status_ != Status::Waiting)
         return "there is no game to abort";
-    for (std::size_t i = 0; i < moves_.size(); ++i)
-        if (!setup_[i] && i >= first_ply_) return "the game has begun: offer a draw or resign";
+    for (std::size_t i = first_ply_; i < game_.moves.size(); ++i)
+        if (!game_.moves[i].setup) return "the game has begun: offer a draw or resign";
     stop_referee(lock);
-    finish("", "aborted by " + shown_name_locked(seat), {});
+    finish("aborted by " + shown_name_locked(seat), std::nullopt);
     lock.unlock();
     changed();
     return std::nullopt;
@@ -923,8 +874,7 @@ std::optional<std::string> Room::ask_takeback(Colour seat) {
     std::unique_lock lock(m_);
     if (status_ != Status::Running) return "no game is running here";
     if (!is_in_locked(seat)) return "you are out of the game";
-    if (std::find(movers_.begin(), movers_.end(), seat) == movers_.end())
-        return "you have made no move to take back";
+    if (!has_moved_locked(seat)) return "you have made no move to take back";
     for (int c = 0; c < settings_.players; ++c)
         if (c != seat && !settings_.seats[c].person && is_in_locked(Colour(c)) &&
             !settings_.tc.empty())
@@ -961,13 +911,13 @@ std::optional<std::string> Room::answer_takeback(Colour seat, bool accept) {
     stop_referee(lock);
     clock_ms_ = clocks;
     // Back to before the requester's last move (an engine's answer goes with it).
-    std::size_t n = moves_.size();
-    while (n > 0 && movers_[n - 1] != by) --n;
+    std::size_t n = game_.moves.size();
+    while (n > 0 && game_.moves[n - 1].mover != by) --n;
     if (n == 0)
-        n = moves_.size();  // (cannot happen: checked when asked)
+        n = game_.moves.size();  // (cannot happen: checked when asked)
     else
         --n;
-    keep_moves(n);
+    game_.truncate(n);
     hinted_.erase(hinted_.lower_bound(n), hinted_.end());  // moves taken back: hints too
     takeback_by_ = NO_COLOUR;
     draw_offer_ = {};
@@ -1012,7 +962,7 @@ std::optional<std::string> Room::chat(std::optional<Colour> seat, const std::str
 
 void Room::note_hint() {
     std::lock_guard lock(m_);
-    if (status_ == Status::Running) hinted_.insert(moves_.size());
+    if (status_ == Status::Running) hinted_.insert(game_.moves.size());
 }
 
 std::string Room::shown_name_locked(Colour c) const {
@@ -1042,7 +992,7 @@ json Room::summary() const {
     if (eff.blind) game += ", Blind";
     if (eff.kinta) game += ", Kinta";
     // A game that was aborted (or never took place) is said so, not "over".
-    const bool aborted = status_ == Status::Over && result_.empty();
+    const bool aborted = status_ == Status::Over && game_.unfinished;
     return {{"id", id_},
             {"status", aborted ? std::string("aborted") : std::string(status_name(status_))},
             {"game", game},
@@ -1050,35 +1000,25 @@ json Room::summary() const {
             {"seats", seats},
             {"variant", variant.empty() ? "custom" : variant},
             {"tc", settings_.tc},
-            {"plies", moves_.size()},
-            {"result", result_},
+            {"plies", game_.moves.size()},
+            {"result", result_locked()},
             {"created", created_ms_}};
 }
 
-std::string Room::record(std::map<std::size_t, match::GameRecord::Annotation> notes,
-                         std::string lead) const {
+std::string Room::record(std::map<std::size_t, Annotation> notes, std::string lead) const {
     std::lock_guard lock(m_);
     match::GameRecord g;
-    g.annotations = std::move(notes);
+    static_cast<Game&>(g) = game_;
+    for (auto& [i, note] : notes)
+        if (i < g.moves.size()) g.moves[i].annotation = std::move(note);
     g.lead_comment = std::move(lead);
     g.players = settings_.players;
     g.names = names_;
-    g.start_fen = start_fen_;
-    g.moves = moves_;
-    g.algebraic = algebraic_;
-    g.movers = movers_;
-    g.setup_move = setup_;
-    g.comments = comments_;
-    for (const auto& s : spindles_) g.spindles.push_back(s);
-    g.removals = removals_;
-    g.termination = termination_;
     g.dice_seed = settings_.dice_seed;
-    g.outcome = outcome_;
     match::GameConfig cfg;
     cfg.players = settings_.players;
     cfg.rules = settings_.rules;
     if (!settings_.tc.empty()) cfg.tc = *match::TimeControl::parse(settings_.tc);
-    g.unfinished = result_.empty();  // not finished: the result is `*`
     return match::to_pgn(g, cfg, 1, "klinzha-gui", "klinzha-gui");
 }
 
@@ -1156,7 +1096,7 @@ json blind_log(const blind::View& v, Bitboard& crossed) {
 Room::ViewContext Room::view_context_locked(std::optional<Colour> seat, int ply) const {
     ViewContext v;
     v.seat = seat;
-    v.n = int(moves_.size());
+    v.n = int(game_.moves.size());
     v.at_end = ply < 0 || ply >= v.n;
     v.ply = v.at_end ? -1 : ply;
     v.shown = v.at_end ? v.n : ply;
@@ -1241,14 +1181,14 @@ json Room::danger_json_locked(const ViewContext& v) const {
 
 json Room::moves_json_locked(const ViewContext& v) const {
     json moves = json::array();
-    for (std::size_t i = 0; i < moves_.size(); ++i) {
-        const bool seen = v.sees_move(movers_[i]);
-        moves.push_back({{"move", seen ? moves_[i] : "?"},
-                         {"san", seen ? algebraic_[i] : "?"},
-                         {"mover", colour_name(movers_[i])},
-                         {"setup", bool(setup_[i])},
-                         {"comment", seen ? comments_[i] : ""},
-                         {"spindles", seen ? spindles_[i] : ""}});
+    for (const PlayedMove& m : game_.moves) {
+        const bool seen = v.sees_move(m.mover);
+        moves.push_back({{"move", seen ? m.move : "?"},
+                         {"san", seen ? m.algebraic : "?"},
+                         {"mover", colour_name(m.mover)},
+                         {"setup", m.setup},
+                         {"comment", seen ? m.comment : ""},
+                         {"spindles", seen ? m.spindles : ""}});
     }
     return moves;
 }
@@ -1257,7 +1197,7 @@ json Room::removals_json_locked() const {
     // The referee's removals (SPEC 7; public, Blind too): before which move (an index into
     // `moves`; moves.size() after the last), whom, why.
     json removals = json::array();
-    for (const auto& r : removals_)
+    for (const auto& r : game_.removals)
         removals.push_back(
             {{"before", r.before_move}, {"colour", colour_name(r.colour)}, {"why", r.why}});
     return removals;
@@ -1275,8 +1215,8 @@ json Room::seats_json_locked() const {
              {"present", !person || present_[c] > 0},
              {"in", is_in_locked(Colour(c))},
              // (none when the game never took place: no result)
-             {"outcome", (status_ == Status::Over || status_ == Status::Review) && !result_.empty()
-                             ? json(outcome_name(outcome_[c]))
+             {"outcome", (status_ == Status::Over || status_ == Status::Review) && !game_.unfinished
+                             ? json(outcome_name(game_.outcome[c]))
                              : json(nullptr)},
              {"draw_offer", draw_offer_[c]}});
     }
@@ -1301,7 +1241,7 @@ json Room::clocks_json_locked() const {
 json Room::can_json_locked(const ViewContext& v) const {
     const auto& seat = v.seat;
     bool begun = false;
-    for (std::size_t i = 0; i < moves_.size(); ++i) begun |= !setup_[i];
+    for (const PlayedMove& m : game_.moves) begun |= !m.setup;
     const bool playing = seat && status_ == Status::Running && is_in_locked(*seat);
     // Whether a player still in besides this seat is a person (a draw is offered to people
     // only: an engine never answers an offer).
@@ -1314,7 +1254,7 @@ json Room::can_json_locked(const ViewContext& v) const {
         {"resign", playing},
         {"draw", playing && !draw_offer_[*seat] && person_opponent},
         {"abort", seat && (status_ == Status::Waiting || (status_ == Status::Running && !begun))},
-        {"takeback", playing && std::find(movers_.begin(), movers_.end(), *seat) != movers_.end()},
+        {"takeback", playing && has_moved_locked(*seat)},
         {"sit", !seat && status_ == Status::Waiting},
         // Analysis: never for anyone, spectators included, while people play each other (a
         // player's second tab would be an engine helper); never while anything is hidden (the
@@ -1331,15 +1271,15 @@ std::string Room::status_text_locked(const ViewContext& v) const {
     if (status_ == Status::Running)
         return (v.you_to_move ? std::string("Your move") : names_[stm] + " to move") + " (" +
                colour_name(stm) + ", " + phase_name(v.pos.phase()) + ")";
-    if (result_.empty()) return termination_.empty() ? "No result" : termination_;
-    return "Game over: " + result_ + " (" + termination_ + ")";
+    if (game_.unfinished) return game_.termination.empty() ? "No result" : game_.termination;
+    return "Game over: " + game_.result() + " (" + game_.termination + ")";
 }
 
 json Room::winners_json_locked() const {
     json winners = json::array();
-    if (!result_.empty())
+    if (!game_.unfinished)
         for (int c = 0; c < settings_.players; ++c)
-            if (outcome_[c] == match::Outcome::Win) winners.push_back(shown_name_locked(Colour(c)));
+            if (game_.outcome[c] == Outcome::Win) winners.push_back(shown_name_locked(Colour(c)));
     return winners;
 }
 
@@ -1364,9 +1304,9 @@ json Room::fights_json_locked(const ViewContext& v) const {
     json fights = json::array();
     for (int k = v.first_fight; k <= v.shown; ++k) {
         const auto i = std::size_t(k - 1);
-        if (!v.sees_move(movers_[i]) || spindles_[i].empty()) continue;
-        json f =
-            fight_json(v.before_fights[std::size_t(k - v.first_fight)], moves_[i], spindles_[i]);
+        const PlayedMove& m = game_.moves[i];
+        if (!v.sees_move(m.mover) || m.spindles.empty()) continue;
+        json f = fight_json(v.before_fights[std::size_t(k - v.first_fight)], m.move, m.spindles);
         if (f.is_null()) continue;
         f["ply"] = k;
         fights.push_back(std::move(f));
@@ -1408,8 +1348,8 @@ json Room::player_view(std::optional<Colour> seat, int ply, Colour orientation) 
              {"seats", seats_json_locked()},
              {"clocks", clocks_json_locked()},
              {"clock_running", clock_ticking_locked() ? colour_name(clock_running_) : ""},
-             {"result", result_},
-             {"termination", termination_},
+             {"result", result_locked()},
+             {"termination", game_.termination},
              {"winners", winners_json_locked()},
              {"takeback_by",
               takeback_by_ == NO_COLOUR ? json(nullptr) : json(colour_name(takeback_by_))},

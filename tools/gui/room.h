@@ -158,8 +158,7 @@ class Room {
     /// game, so pages get it only when hides_anything() is false. `notes` (by move index)
     /// and `lead` are a review's marks, scores and summary (review_notes), written in
     /// `klinzha analyse --annotate`'s form.
-    std::string record(std::map<std::size_t, match::GameRecord::Annotation> notes = {},
-                       std::string lead = {}) const;
+    std::string record(std::map<std::size_t, Annotation> notes = {}, std::string lead = {}) const;
     /// True while some seat's view hides men or moves (a Blind game, SPEC 25, or the test hook):
     /// until the game ends, nothing that shows the whole game goes to a page.
     bool hides_anything() const;
@@ -197,14 +196,17 @@ class Room {
     void start_game();     ///< m_ held; makes the players and starts the referee
     void start_referee();  ///< m_ held; the referee from the moves so far
     void stop_referee(std::unique_lock<std::mutex>& lock);  ///< joins the referee thread
-    void finish(const std::string& result_kind, const std::string& why,
-                std::array<match::Outcome, kColours> outcome);  ///< m_ held
+    /// m_ held: the game is over, `why` in words, with each colour's outcome (nullopt: no
+    /// result, the game was aborted).
+    void finish(const std::string& why, std::optional<std::array<Outcome, kColours>> outcome);
     void changed();  ///< stores the state and tells the listeners (m_ not held)
-    void keep_moves(std::size_t n);
-    /// Appends the move `played` (legal in p, with its Kinta outcome) to the game's lists
-    /// and plays it in p (a record read or played on; the referee's moves come in `take`).
-    void push_move(Position& p, Move played, const std::string& comment,
-                   const std::string& spindles);
+    /// Appends the move `played` (legal in p, with its Kinta outcome) to the game and plays
+    /// it in p (a record played on; the referee's moves come in `take`).
+    void push_move(Position& p, Move played);
+    /// m_ held: the result token of a finished game, "" while there is none (the stored
+    /// state's and the views' `result`).
+    std::string result_locked() const;
+    bool has_moved_locked(Colour c) const;  ///< m_ held: c has a move in the game
     /// The position after `ply` moves (-1 or past the end: the game's last, with the
     /// removals after it). before_tail, when given, receives the positions before each of
     /// the last `tail` moves replayed, oldest first (fewer when fewer moves are), taken in
@@ -281,14 +283,9 @@ class Room {
     std::array<std::int64_t, kColours> absent_since_{};  ///< steady ms; 0 = present
     int spectators_ = 0;
 
-    // The game (m_): moves and what the referee said of them.
-    std::string start_fen_;
-    std::vector<std::string> moves_, algebraic_, comments_, spindles_;
-    std::vector<Colour> movers_;
-    std::vector<bool> setup_;
-    std::vector<match::GameRecord::Removal> removals_;
-    std::string result_, termination_;
-    std::array<match::Outcome, kColours> outcome_{};
+    // The game (m_): its moves with what the referee said of them, its removals and end
+    // (engine/game.h). Unfinished (no result) until the game ends with one.
+    Game game_;
     std::array<std::int64_t, kColours> clock_ms_{-1, -1, -1};
     Colour clock_running_ = NO_COLOUR;
     std::int64_t clock_stamp_ms_ = 0;  ///< steady ms when clock_ms_ was read

@@ -63,35 +63,6 @@ std::string TimeControl::describe() const {
     return o.str();
 }
 
-std::string GameRecord::result() const {
-    if (unfinished) return "*";
-    auto token = [&](Colour c) {
-        switch (outcome[c]) {
-            case Outcome::Win:
-                return std::string("1");
-            case Outcome::Loss:
-                return std::string("0");
-            default:
-                return std::string("1/2");
-        }
-    };
-    std::string r = token(GREEN) + "-" + token(BLUE);
-    if (players == 3) r += "-" + token(BLACK);
-    return r;
-}
-
-double GameRecord::points(Colour c) const {
-    return outcome[c] == Outcome::Win ? 1.0 : outcome[c] == Outcome::Draw ? 0.5 : 0.0;
-}
-
-int GameRecord::rh_points(Colour c) const {
-    return hearts_captured[c] - (heart_lost[c] ? 1 : 0);
-}
-
-double GameRecord::kz_points(Colour c) const {
-    return outcome[c] == Outcome::Win ? 1.0 : outcome[c] == Outcome::Draw ? -0.5 : 0.0;
-}
-
 namespace {
 
 /// The `go` line for the colour to move: the clocks, increments and delays of every colour
@@ -276,17 +247,19 @@ void Referee::record_move(const Cast& k, const std::string& comment,
             if (pos_.is_in(Colour(v)))
                 for (const auto& t : blind::announce(pos_, played.bare(), Colour(v)))
                     tell(Colour(v), t);
-    g_.refused.push_back(std::move(refused));
     const std::array<Cell, kColours> hearts_before{pos_.heart(GREEN), pos_.heart(BLUE),
                                                    pos_.heart(BLACK)};
-    g_.algebraic.push_back(to_record_algebraic(pos_, played));
-    g_.moves.push_back(move_to_string(played));
-    g_.spindles.push_back(k.spindles);
-    g_.movers.push_back(c);
-    g_.setup_move.push_back(pos_.phase() != Phase::Play);
-    g_.comments.push_back(comment);
+    PlayedMove pm;
+    pm.move = move_to_string(played);
+    pm.algebraic = to_record_algebraic(pos_, played);
+    pm.mover = c;
+    pm.setup = pos_.phase() != Phase::Play;
+    pm.comment = comment;
+    pm.spindles = k.spindles;
+    pm.refused = std::move(refused);
+    g_.moves.push_back(std::move(pm));
     pos_.do_move(played);
-    moves_cmd_ += " " + g_.moves.back();
+    moves_cmd_ += " " + g_.moves.back().move;
     for (int o = 0; o < kColours; ++o)
         if (o != c && hearts_before[o] != NO_CELL && pos_.heart(Colour(o)) == NO_CELL) {
             g_.hearts_captured[c]++;
@@ -666,40 +639,7 @@ std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round, const 
         for (int c = 0; c < 3; ++c) o << (c ? " " : "") << g.kz_points(Colour(c));
         o << "\"]\n";
     }
-    o << "[PlyCount \"" << g.moves.size() << "\"]\n\n";
-    std::string text;
-    bool in_play = false;
-    int number = 0;
-    Colour first = GREEN;
-    std::size_t next_removal = 0;
-    if (!g.lead_comment.empty()) text += "{" + g.lead_comment + "} ";
-    for (std::size_t i = 0; i <= g.algebraic.size(); ++i) {
-        // A removal the referee imposed (SPEC 7), before the move at i: `{k out: why}`.
-        for (; next_removal < g.removals.size() && g.removals[next_removal].before_move == i;
-             ++next_removal) {
-            const auto& r = g.removals[next_removal];
-            text += std::string("{") + kColourChar[r.colour] + " out: " + r.why + "} ";
-        }
-        if (i == g.algebraic.size()) break;
-        if (i == 0 && g.setup_move[0]) text += "{setup} ";
-        if (!g.setup_move[i] && !in_play) {
-            in_play = true;
-            text += "{play} ";
-            first = g.movers[i];
-        }
-        if (in_play && (g.movers[i] == first || number == 0))
-            text += std::to_string(++number) + ". ";
-        text += g.algebraic[i] + " ";
-        const auto note = g.annotations.find(i);
-        if (note != g.annotations.end() && !note->second.nag.empty())
-            text += note->second.nag + " ";
-        if (i < g.comments.size() && !g.comments[i].empty()) text += "{" + g.comments[i] + "} ";
-        if (i < g.spindles.size() && !g.spindles[i].empty()) text += "{" + g.spindles[i] + "} ";
-        if (note != g.annotations.end() && !note->second.comment.empty())
-            text += "{" + note->second.comment + "} ";
-    }
-    text += g.result();
-    o << wrap_movetext(text) << "\n";
+    o << "[PlyCount \"" << g.moves.size() << "\"]\n\n" << g.movetext() << "\n";
     return o.str();
 }
 

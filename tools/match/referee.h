@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/game.h"
 #include "engine/position.h"
 #include "player.h"
 
@@ -92,31 +93,16 @@ struct GameConfig {
     std::int64_t game_limit_ms = 0;
 };
 
-enum class Outcome { Win, Loss, Draw };
+using klinzha::Outcome;
 
-/// What happened in one game. Arrays are indexed by colour (g, b, k).
-struct GameRecord {
-    int players = 2;
-    std::array<std::string, kColours> names;
-    std::string start_fen;
-    std::vector<std::string> moves;      ///< protocol strings (SPEC 9)
-    std::vector<std::string> algebraic;  ///< RH algebraic notation (SPEC 11)
-    std::vector<Colour> movers;
-    std::vector<bool> setup_move;
-    /// Per move, what the engine said of it, as fastchess writes it: `+0.35/12 0.512s`
-    /// (score in pawns for the mover, or `+M3`/`-M3`, then depth; time used).
-    std::vector<std::string> comments;
-    /// Kinta (SPEC 26): per move, the fight's rounds (`spindles 5,3|6 ...`), "" for a move
-    /// that was no attack.
-    std::vector<std::string> spindles;
+/// What happened in one refereed game: the Game (engine/game.h: its moves with the
+/// players' comments, Kinta's spindles and Blind's refusals, the removals, the result) and
+/// what only a match keeps.
+struct GameRecord : Game {
     /// Kinta: every fight of the game, the attacker's exact win probability (as the engine's
     /// tables predict it) and whether it won: the match's calibration (tournament.h).
     std::vector<std::pair<double, bool>> fights;
     std::uint64_t dice_seed = 0;  ///< GameConfig::dice_seed, for the record's DiceSeed tag
-    std::array<Outcome, kColours> outcome{Outcome::Draw, Outcome::Draw, Outcome::Draw};
-    std::array<int, kColours> hearts_captured{};
-    std::array<bool, kColours> heart_lost{};
-    std::string termination;
     std::string final_fen;
     /// The position when the play phase began (SPEC 6), "" if it never did; the start
     /// position when the game started in play.
@@ -126,46 +112,12 @@ struct GameRecord {
     /// Italian tournaments (italian.h): extra tags of the record (Italian, Tally, BachSan,
     /// FateSeed), in order.
     std::vector<std::pair<std::string, std::string>> extra_tags;
-    /// Removals the referee imposed in a three-player game (SPEC 7): before which move (an
-    /// index into `moves`), whom, and why. Records write them as `{k out: why}`.
-    struct Removal {
-        std::size_t before_move;
-        Colour colour;
-        std::string why;
-    };
-    std::vector<Removal> removals;
-    /// Blind (SPEC 25): per move, the proposals refused before it (SPEC 9 strings); and the
-    /// refusals of the game per colour.
-    std::vector<std::vector<std::string>> refused;
+    /// Blind (SPEC 25): the refusals of the game per colour (each move's in its
+    /// PlayedMove::refused).
     std::array<int, kColours> refusals{};
     /// Not empty when the game could not be played to a result: an engine failed to start,
     /// or the game was abandoned. Such a game is no result and is not recorded.
     std::string aborted;
-
-    /// A review's notes (klinzha-gui saves a reviewed game in `klinzha analyse --annotate`'s
-    /// form, docs/protocol.md): by move index, the mark as a NAG (`$6` ?!, `$2` ?, `$4` ??,
-    /// or "") and the analysis comment (`<played> best <best> <move>`); `lead` the summary,
-    /// written as the first comment. Empty: no review.
-    struct Annotation {
-        std::string nag;
-        std::string comment;
-    };
-    std::map<std::size_t, Annotation> annotations;
-    std::string lead_comment;
-
-    /// The game is still going on (klinzha-gui saves a record mid-game): its result is `*`
-    /// (PGN's unfinished game), whatever `outcome` holds.
-    bool unfinished = false;
-
-    /// "1-0", "0-1", "1/2-1/2" (two players); "1-0-0" style per g-b-k, halves for draws;
-    /// "*" when unfinished.
-    std::string result() const;
-    /// Match points: win 1, draw 1/2, loss 0.
-    double points(Colour c) const;
-    /// RH 11.1: +1 per heart captured, -1 for losing one's own heart.
-    int rh_points(Colour c) const;
-    /// Laws of KZ 10.1: win 1, loss 0, draw -1/2.
-    double kz_points(Colour c) const;
 };
 
 /// Plays a game. seats[c] plays colour c (two or three seats). on_move, if set, is told of
