@@ -1,0 +1,434 @@
+// search/worker.h: the search's worker, one per thread (Lazy SMP): its position, its
+// tables and the node kinds of the tree (search.cpp: the alpha-beta nodes, the quiescence and
+// Kinta's chance nodes; brs.cpp: Best-Reply Search's opponents' layer; report.cpp: the info
+// lines), with the state the threads of one search share (Searcher::Shared) and the search's
+// constants. Internal to search/: the engine speaks to Searcher (search.h).
+//
+// Sources: SPEC 7 (three players), 12 (hearts), 13 (info), 26 (Kinta); the chess
+// programming literature cited at each method.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/combat.h"
+#include "engine/movegen.h"
+#include "engine/notation.h"
+#include "eval/evaluate.h"
+#include "eval/nnue/accumulator.h"
+#include "history.h"
+#include "movepick.h"
+#include "search.h"
+
+namespace klinzha {
+
+using Clock = std::chrono::steady_clock;
+
+namespace detail {
+
+using eval::kInfinite;
+using eval::kMate;
+using eval::kMateBound;
+
+constexpr int kMaxPly = 128;
+constexpr int kPlacementDepth = 2;
+constexpr int kSetupSearchDepth = 5;  // SetupSearch: plies searched after a judged setup
+constexpr std::uint64_t kSetupSearchNodes = 200000;  // SetupSearch: nodes at most per judgement
+constexpr int kPlannerRuns = 16;   // greedy+climb runs of the setup planner when untimed
+constexpr int kRfpDepth = 5;       // reverse futility pruning up to this depth (plies)
+constexpr int kRfpMargin = 120;    // its margin per ply (centi-pawns)
+constexpr int kDeltaMargin = 150;  // delta pruning's margin in the quiescence (centi-pawns)
+// Kinta (SPEC 26): the value a fight's outcome may take in a chance node. A fight is never a
+// proven mate, so the expectation of its outcomes stays below kMateBound; these are the
+// bounds L and U of Ballard's Star1 pruning.
+constexpr int kChanceWin = kMateBound - 1;
+// Kinta: the quiescence weighs both outcomes of a fight (a chance node) in its first
+// kChanceQPlies plies only; deeper, an attack plays its likelier outcome. Both outcomes
+// leave captures to play, so full chance nodes there double the tree at every capture
+// (a three-player heart placement took 9.6 M nodes at depth 1, 3 s, and lost on time).
+constexpr int kChanceQPlies = 2;
+
+inline int mate_in(int ply) {
+    return kMate - ply;
+}
+inline int mated_in(int ply) {
+    return -kMate + ply;
+}
+inline int to_tt(int s, int ply) {
+    return s >= kMateBound ? s + ply : s <= -kMateBound ? s - ply : s;
+}
+inline int from_tt(int s, int ply) {
+    return s >= kMateBound ? s - ply : s <= -kMateBound ? s + ply : s;
+}
+
+/// Late move reduction table, in plies, by depth and move number.
+struct Reductions {
+    int r[64][64];
+    Reductions() {
+        for (int d = 0; d < 64; ++d)
+            for (int m = 0; m < 64; ++m)
+                r[d][m] = (d && m) ? int(0.4 + std::log(double(d)) * std::log(double(m)) / 2.3) : 0;
+    }
+};
+inline const Reductions kReductions;
+
+struct RootMove {
+    Move move;
+    int score = -kInfinite;
+    int prev_score = -kInfinite;
+    int seldepth = 0;
+    std::vector<Move> pv;
+};
+
+inline std::int64_t ms_since(Clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
+}
+
+}  // namespace detail
+
+/// The state the threads of one search share: the table, the stop flags, the limits and
+/// settings, the clock and the time budget, every thread's node counter.
+struct Searcher::Shared {
+    TranspositionTable& tt;
+    std::atomic<bool>& stop;
+    std::atomic<bool>& pondering;
+    std::atomic<std::int64_t>& ponderhit_ms;
+    SearchLimits limits;
+    SearchSettings settings;
+    Clock::time_point start = Clock::now();
+    TimeBudget budget;
+    std::uint64_t noise_seed = 0;  // 0: no setup noise (deterministic)
+    std::vector<std::atomic<std::uint64_t>*> node_counters;
+
+    std::uint64_t nodes() const {
+        std::uint64_t n = 0;
+        for (auto* c : node_counters) n += c->load(std::memory_order_relaxed);
+        return n;
+    }
+    /// ms that count against the time limits (from ponderhit when pondering began).
+    std::int64_t elapsed_for_limits() const {
+        std::int64_t ph = ponderhit_ms.load();
+        std::int64_t e = detail::ms_since(start);
+        return ph >= 0 ? e - ph : e;
+    }
+};
+
+namespace detail {
+
+/// One thread's search (Lazy SMP): iterative deepening over its own copy of the root
+/// position, sharing the transposition table and the stop flag through Searcher::Shared.
+class Worker {
+  public:
+    Worker(Searcher::Shared& sh, int id, const Position& root, History& history)
+        : sh_(sh),
+          id_(id),
+          pos_(root),
+          root_(root.to_move()),
+          root_ply_(root.ply()),
+          history_(history) {
+        if (net_) acc_.resize(kAccPlies);
+    }
+
+    std::atomic<std::uint64_t> nodes{0};
+    std::vector<RootMove> root_moves;
+    int completed_depth = 0;
+    double best_move_changes = 0;
+    bool root_in_danger = false;
+
+    void init_root(const MoveList& legal);
+
+    /// Iterative deepening. The main worker (id 0) reports and manages time.
+    void iterate(const SearchCallbacks& cb);
+
+    int mate_moves(int score) const;
+
+    void set_players_in_root(int n) { players_in_root_ = n; }
+
+  private:
+    bool stopped() const { return sh_.stop.load(std::memory_order_relaxed); }
+
+    void check_limits();
+
+    int team(Colour c) const { return pos_.players() == 3 ? int(c == root_) : int(c); }
+
+    /// The mover's heart can be taken next: two players, by the opponent; three players,
+    /// the root player's by anyone, a coalition heart only by the root player (its partner
+    /// will not take it in the paranoid model, so that is no emergency).
+    bool heart_in_danger() const {
+        if (pos_.phase() != Phase::Play) return false;
+        return heart_in_danger_for(pos_.army(pos_.to_move()), pos_.to_move());
+    }
+
+    bool heart_in_danger_for(Colour own, Colour mover) const;
+
+    /// The mover can take a heart now, and that ends the game in its favour as the search
+    /// sees it (two players in; or the root player's heart, taken by the coalition).
+    bool can_take_deciding_heart() const;
+
+    /// Whether taking colour v's heart now decides the game for the search (the mover's
+    /// opponent in two players; the root player's, taken by the coalition, in three), and is
+    /// a sure capture (Kinta: a carried heart is a fight, SPEC 26).
+    bool deciding_victim(Colour v) const;
+
+    /// Step 1's mate, with its move as the principal variation's last (so a mating line
+    /// ends with the heart capture): the first legal move taking a deciding heart.
+    int take_deciding_heart(int ply);
+
+    /// Colour p's standing by the network, from this ply's accumulator: kept if it is this
+    /// position's, else updated from the previous ply's by the cells the last move changed,
+    /// else computed from scratch (eval/nnue/accumulator.h).
+    int nnue_standing(Colour p);
+
+    /// Brings acc_[idx] to the current position from the nearest of the last kAccWalk
+    /// ancestors whose accumulator is its position's, one update a ply (each ply's
+    /// accumulator on the way is then its position's too), as Stockfish does: a node whose
+    /// parent was never evaluated (a table cut, a node in check) need not refresh. False when
+    /// no such ancestor is found or a move changed too many cells (the caller refreshes).
+    bool update_from_ancestor(int idx);
+
+    /// Step toward the draw as the move-count rule nears (SPEC 7, 22; as Stockfish scales by
+    /// its rule50 counter): v * (2L - halfmove) / 2L in play, L the rule's plies, so a side
+    /// ahead prefers the captures that reset the count, and a lead that cannot be converted
+    /// fades smoothly instead of dropping to 0 only when the rule enters the horizon.
+    int toward_draw(int v) const;
+
+    int static_eval();
+
+    bool is_capture(Move m) const { return pos_.is_capture(m); }
+
+    /// Kinta (SPEC 26): the odds of the attack m in the current position.
+    combat::Odds fight_odds(Move m) const {
+        return klinzha::fight_odds(pos_, m, sh_.settings.kinta_odds);
+    }
+
+    /// m with the likelier outcome of its fight attached when it is a Kinta attack (where
+    /// the search plays one outcome only: the opponents' layer of Best-Reply Search).
+    Move with_likelier_outcome(Move m) const;
+
+    /// Kinta (SPEC 26): the value of the attack m for its mover, the expectation over its
+    /// fight's two outcomes (the attacker wins, left with its expected strength, or the
+    /// defender wins, left with its own), by expectimax with Ballard's Star1 pruning: the
+    /// likelier outcome first, each searched with the window the other's bounds leave, and a
+    /// cut as soon as the bounds of the expectation pass alpha or beta. child_of(a, b) searches
+    /// the position after an outcome with window (a, b) for the mover. Values are clamped to
+    /// +-kChanceWin. Returns 0 when stopped.
+    template <typename Child>
+    int chance(Move m, int alpha, int beta, bool tt_child, Child&& child_of) {
+        constexpr double L = -kChanceWin, U = kChanceWin;
+        if (alpha >= kChanceWin) return kChanceWin;  // no fight can reach it
+        if (beta <= -kChanceWin) return -kChanceWin;
+        const combat::Odds o = fight_odds(m);
+        std::array<std::pair<Move, double>, 2> out{
+            {{m.with_outcome(false, o.attacker_strength), double(o.win)},
+             {m.with_outcome(true, o.defender_strength), 1.0 - double(o.win)}}};
+        if (out[1].second > out[0].second) std::swap(out[0], out[1]);
+        double sum = 0, left = 1;
+        for (const auto& [om, p] : out) {
+            left -= p;
+            if (p <= 0) continue;
+            const double a = std::max(L, (alpha - sum - left * U) / p);
+            const double b = std::min(U, (beta - sum - left * L) / p);
+            const int ai = int(std::floor(a));
+            const int bi = std::max(int(std::ceil(b)), ai + 1);
+            make_move(om, tt_child);
+            const int v = std::clamp(child_of(ai, bi), -kChanceWin, kChanceWin);
+            pos_.undo_move();
+            if (stopped()) return 0;
+            sum += p * v;
+            if (sum + left * L >= beta) return std::max(beta, int(std::floor(sum + left * L)));
+            if (sum + left * U <= alpha) return std::min(alpha, int(std::ceil(sum + left * U)));
+        }
+        return int(std::lround(sum));
+    }
+
+    /// Plays m and starts loading the child's transposition table bucket (when the child
+    /// is a full-width node that probes it) and evaluation cache slot, so the memory
+    /// latency overlaps the child's first steps.
+    void make_move(Move m, bool tt_child);
+
+    /// Terminal positions: the game decided or drawn (SPEC 7). Returns true and sets v.
+    bool terminal(int ply, int& v) const;
+
+    /// The player to move has no legal move (SPEC 7): two players, a loss; three players,
+    /// it drops out and the search goes on (the root player dropping out is its loss).
+    int no_moves(int alpha, int beta, int depth, int ply);
+
+    /// The node's ordering context (movepick.h), the table's move tt_move.
+    OrderContext order_context(Move tt_move, int ply) const {
+        return klinzha::order_context(pos_, history_, tt_move, killers_[ply][0], killers_[ply][1],
+                                      sh_.settings.kinta_odds);
+    }
+    int order_score(const OrderContext& o, Move m) const {
+        return klinzha::order_score(pos_, history_, o, m);
+    }
+    bool is_capture(const OrderContext& o, Move m) const { return klinzha::is_capture(pos_, o, m); }
+
+    int child(int alpha, int beta, int depth, int ply, bool pv, Colour mover) {
+        if (team(mover) != team(pos_.to_move())) return -search(-beta, -alpha, depth, ply + 1, pv);
+        return search(alpha, beta, depth, ply + 1, pv);
+    }
+
+    /// Main thread, after the first second: currmove lines (currmove set), and the
+    /// counters at least once a second (currmove none).
+    void progress(Move currmove, int number);
+
+    int root_search(int alpha, int beta, int depth, int pv_idx);
+
+    /// What every node does first: count itself, check the limits, and settle stopped,
+    /// finished, drawn and too-deep nodes. Returns true with the node's value in v then.
+    bool enter_node(int ply, int& v);
+
+    /// What a PVS node knows before its moves (search's steps 4-8): the mover's heart in
+    /// danger, the play phase, whether a null move is sound here, whether the static
+    /// evaluation improves on two plies up, and that evaluation once taken (kNoEval: not yet).
+    struct NodeState {
+        bool danger = false, play = false, null_ok = false, improving = false;
+        int eval = std::numeric_limits<int>::min();
+    };
+    NodeState node_state(int ply);
+    /// The node's static evaluation (centi-pawns), taken the first time a step needs it.
+    int node_eval(NodeState& n) {
+        if (n.eval == kNoEval) n.eval = static_eval();
+        return n.eval;
+    }
+    /// Steps 4-5 of a non-PV node: reverse futility pruning and the null move. The node's
+    /// value when one of them cuts it off, else nullopt.
+    std::optional<int> prune_early(NodeState& n, int beta, int depth, int ply, bool allow_null);
+    /// A quiet move that cut off at `ply`: a killer, a history bonus (and a malus for the
+    /// `n` quiet moves `tried` before it), the counter-move of the move before.
+    void reward_quiet_cutoff(Move m, int ply, int depth, const Move* tried, std::size_t n);
+
+    /// The late move reduction of move number i at `depth` (plies), before adjustments.
+    static int reduction(int depth, std::size_t i) {
+        return kReductions.r[std::min(depth, 63)][std::min<std::size_t>(i, 63)];
+    }
+    /// Principal variation search of one move, for every node kind: the first move with the
+    /// full window; the others with a null window at depth - 1 - r, again unreduced when they
+    /// beat alpha, and with the full window at a PV node when the score falls inside it.
+    /// child(a, b, depth, pv) searches the position after the move from the mover's side.
+    template <typename Child>
+    int pvs(Child&& child, bool first, int r, int alpha, int beta, int depth, bool pv_node) {
+        const int nd = depth - 1;
+        if (first) return child(alpha, beta, nd, pv_node);
+        int score = child(alpha, alpha + 1, nd - r, false);
+        if (score > alpha && r > 0) score = child(alpha, alpha + 1, nd, false);
+        if (pv_node && score > alpha && score < beta) score = child(alpha, beta, nd, true);
+        return score;
+    }
+    /// The principal variation at `ply`: `first` (and `second`, when Best-Reply Search's
+    /// layer played two moves), then the child's line.
+    void update_pv(int ply, Move first, Move second = Move()) {
+        int done = 1;
+        pv_[ply][ply] = first;
+        if (!second.is_none()) pv_[ply][ply + done++] = second;
+        for (int k = ply + done; k < pv_len_[ply + done]; ++k) pv_[ply][k] = pv_[ply + done][k];
+        pv_len_[ply] = std::max(pv_len_[ply + done], ply + done);
+    }
+    /// Stores a node's result in the transposition table, its bound from the window it was
+    /// searched with (alpha0, beta); returns `best`.
+    int store(std::uint64_t key, Move best_move, int best, int alpha0, int beta, int depth,
+              int ply) {
+        const Bound b = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
+        sh_.tt.store(key, best_move, to_tt(best, ply), depth, b);
+        return best;
+    }
+
+  public:
+    int search(int alpha, int beta, int depth, int ply, bool pv_node, bool allow_null = true);
+
+    bool brs_mode() const {
+        return sh_.settings.multiplayer != MultiplayerSearch::Paranoid && pos_.players() == 3;
+    }
+
+    /// A node where Best-Reply Search takes both opponents' moves as one layer: play phase,
+    /// three players in, the first opponent after the root player to move.
+    bool brs_layer() const {
+        return brs_mode() && pos_.phase() == Phase::Play && pos_.players_in() == 3 &&
+               pos_.to_move() != root_ && pos_.next(pos_.to_move()) != root_;
+    }
+
+    /// The move the idle opponent plays under BRS+ (its best by move ordering: a heart or
+    /// piece capture, a killer, then history), or the null move (BRS; or it has none).
+    Move idle_reply(int ply) {
+        if (sh_.settings.multiplayer != MultiplayerSearch::BrsPlus) return Move::null();
+        return first_by_ordering(ply);
+    }
+
+    /// The mover's first legal move by move ordering (a heart or piece capture, a killer,
+    /// then history); the null move when it has none.
+    Move first_by_ordering(int ply);
+
+    /// Best-Reply Search over the opponents' layer (Schadd and Winands 2011; BRS+ of Esser
+    /// et al. 2013): every move of the first opponent (the second answers with idle_reply)
+    /// and every move of the second (the first played idle_reply before it), each searched
+    /// as one ply of the root player's opponent; the root player moves next in each child.
+    int brs_search(int alpha, int beta, int depth, int ply, bool pv_node, Move tt_move,
+                   std::uint64_t key);
+
+    int qsearch(int alpha, int beta, int ply, int qply);
+
+  private:
+    /// Kinta (SPEC 26): `odds <move> win <p> A <n> D <n>`, the chance the attack m wins and
+    /// the survivor strengths the search assumes, for the info string after each line (MultiPV)
+    /// that starts with an attack.
+    std::string odds_text(Move m) const;
+
+    void report(const SearchCallbacks& cb, int depth, int pv_idx);
+
+    /// The principal variation as reported, from the root: first, then line[1..n), while its
+    /// moves stay legal. A pass of Best-Reply Search (the idle opponent of a layer) stays in
+    /// the line as the null move `0000` (SPEC 9), so a three-player line is whole rather than
+    /// cut at the first pass.
+    std::vector<Move> shown_line(Move first, const Move* line, int n);
+
+    /// Three players: each player's standing at the end of the principal variation, by the
+    /// static evaluation (that player against the mean of the others, centi-pawns), so that
+    /// a GUI can show all three: `standing g <cp> b <cp> k <cp>` (`out` for a player out).
+    std::string standings(const std::vector<Move>& pv) const;
+
+    Searcher::Shared& sh_;
+    int id_;
+    Position pos_;
+    Colour root_;
+    int root_ply_;  ///< pos_.ply() at the root: accumulators are indexed from it
+    eval::EvalCache eval_cache_;
+    /// The network (nullptr: the classical evaluation) and one accumulator per ply below the
+    /// root (static_eval); deeper plies use a scratch one.
+    static constexpr int kAccPlies = 2 * kMaxPly + 16;
+    /// How many plies back update_from_ancestor looks for an evaluated ancestor.
+    static constexpr int kAccWalk = 4;
+    const nnue::Network* net_ = eval::network();
+    std::vector<nnue::Accumulator> acc_;
+    nnue::Accumulator acc_scratch_;
+    /// One reply of Best-Reply Search's opponents' layer (brs_search).
+    struct BrsReply {
+        Move first, second;  // first by the first opponent, then by the second
+        int order;
+        bool capture;
+    };
+    std::array<std::vector<BrsReply>, kMaxPly> brs_replies_;  ///< per ply, reused
+    const SearchCallbacks* cb_ = nullptr;
+    std::int64_t last_progress_ms_ = 0;
+    int root_depth_ = 1;
+    bool root_scored_ = false;  // a root move has a score of this search (main thread)
+    int contempt_ = 0;          ///< draw score for the root team, negated (cp)
+    int seldepth_ = 0;
+    int players_in_root_ = 2;
+    Move killers_[kMaxPly + 1][2]{};
+    static constexpr int kNoEval = std::numeric_limits<int>::min();
+    int eval_stack_[kMaxPly + 2]{};  ///< static evaluation by ply (kNoEval: none taken)
+    History& history_;               ///< the thread's, kept between searches (history.h)
+    Move pv_[kMaxPly + 1][kMaxPly + 1]{};
+    int pv_len_[kMaxPly + 2]{};
+};
+
+}  // namespace detail
+}  // namespace klinzha
