@@ -135,68 +135,79 @@ void Belief::resample(std::vector<Board>& next) {
 
 bool Belief::advance(const blind::View& view, std::size_t j, std::size_t tok) {
     const Observation& o = view.history()[j];
-    const auto& tokens = view.tokens();
+    if (o.kind == Observation::Kind::Own) return advance_own(o, view.tokens(), tok);
+    return advance_other(o);
+}
+
+bool Belief::advance_own(const Observation& o, const std::vector<std::string>& tokens,
+                         std::size_t tok) {
+    std::vector<Board> next;
+    next.reserve(live_.size());
+    // The own move is legal on the board and the arbiter would have said the same of it;
+    // the proposals refused before it in its turn are not legal there.
+    auto agrees = [&](const Position& p) {
+        MoveList l;
+        generate_legal(p, l);
+        return l.contains(o.move) && blind::announce(p, o.move, viewer_)[0] == tokens[tok] &&
+               (!o.told_received || p.heart_victim(o.move) == o.victim);
+    };
+    for (Board& b : live_)
+        if (agrees(b.pos)) next.push_back(std::move(b));
+    if (next.empty()) {
+        // No board agrees: mend a few (a hidden man moved near the move: out of its way, or
+        // onto the cell it took).
+        Bitboard near = geo::ball(o.move.to(), 3);
+        if (o.move.kind() == Move::Normal) near |= geo::ball(o.move.from(), 3);
+        for (std::size_t k = 0; k < live_.size() && next.size() < 16 && k < 48; ++k) {
+            Board b = live_[rng_() % live_.size()];
+            if (mend(b.pos, near, agrees, 200)) next.push_back(std::move(b));
+        }
+    }
+    if (next.empty()) {
+        stats_.dropped += live_.size();
+        return false;
+    }
+    for (auto& [at, moves] : refusals_)
+        if (at == tok) filter_refusals(next, moves);
+    std::vector<Board> done;
+    for (Board& b : next)
+        if (play_own(b.pos, o, tokens, tok)) done.push_back(std::move(b));
+    if (done.empty()) {
+        stats_.dropped += live_.size();
+        return false;
+    }
+    resample(done);
+    return true;
+}
+
+bool Belief::play_own(Position& p, const Observation& o, const std::vector<std::string>& tokens,
+                      std::size_t tok) const {
+    const bool plus =
+        o.told_received && blind::announce(p, o.move, viewer_).back() != tokens[tok + 1];
+    Bitboard expected = (p.pieces(viewer_) & ~bit(o.move.from())) | bit(o.move.to());
+    p.do_move(o.move);
+    if (plus) {
+        // Three players: the men received are those told; a board whose victim stood
+        // elsewhere is mended (the viewer's men are known exactly).
+        for (auto& [t, c] : o.received) expected |= bit(c);
+        for_each_cell(p.pieces(viewer_) & ~expected, [&](Cell sq) { p.remove_man(sq); });
+        for (auto& [t, c] : o.received) {
+            if (p.man_on(c) == make_man(viewer_, t)) continue;
+            if (p.man_on(c) != kNoMan) p.remove_man(c);
+            p.put_man(viewer_, t, c);
+        }
+        Position check;
+        if (check.set(p.fen(), p.rules())) return false;
+        p = check;
+    }
+    p.clear_history();
+    return true;
+}
+
+bool Belief::advance_other(const Observation& o) {
     std::vector<Board> next;
     next.reserve(live_.size());
     MoveList legal;
-    if (o.kind == Observation::Kind::Own) {
-        // The own move is legal on the board and the arbiter would have said the same of it;
-        // the proposals refused before it in its turn are not legal there.
-        auto agrees = [&](const Position& p) {
-            MoveList l;
-            generate_legal(p, l);
-            return l.contains(o.move) && blind::announce(p, o.move, viewer_)[0] == tokens[tok] &&
-                   (!o.told_received || p.heart_victim(o.move) == o.victim);
-        };
-        for (Board& b : live_)
-            if (agrees(b.pos)) next.push_back(std::move(b));
-        if (next.empty()) {
-            // No board agrees: mend a few (a hidden man moved near the move: out of its way,
-            // or onto the cell it took).
-            Bitboard near = geo::ball(o.move.to(), 3);
-            if (o.move.kind() == Move::Normal) near |= geo::ball(o.move.from(), 3);
-            for (std::size_t k = 0; k < live_.size() && next.size() < 16 && k < 48; ++k) {
-                Board b = live_[rng_() % live_.size()];
-                if (mend(b.pos, near, agrees, 200)) next.push_back(std::move(b));
-            }
-        }
-        if (next.empty()) {
-            stats_.dropped += live_.size();
-            return false;
-        }
-        for (auto& [at, moves] : refusals_)
-            if (at == tok) filter_refusals(next, moves);
-        std::vector<Board> done;
-        for (Board& b : next) {
-            Position& p = b.pos;
-            const bool plus =
-                o.told_received && blind::announce(p, o.move, viewer_).back() != tokens[tok + 1];
-            Bitboard expected = (p.pieces(viewer_) & ~bit(o.move.from())) | bit(o.move.to());
-            p.do_move(o.move);
-            if (plus) {
-                // Three players: the men received are those told; a board whose victim stood
-                // elsewhere is mended (the viewer's men are known exactly).
-                for (auto& [t, c] : o.received) expected |= bit(c);
-                for_each_cell(p.pieces(viewer_) & ~expected, [&](Cell sq) { p.remove_man(sq); });
-                for (auto& [t, c] : o.received) {
-                    if (p.man_on(c) == make_man(viewer_, t)) continue;
-                    if (p.man_on(c) != kNoMan) p.remove_man(c);
-                    p.put_man(viewer_, t, c);
-                }
-                Position check;
-                if (check.set(p.fen(), p.rules())) continue;
-                p = check;
-            }
-            p.clear_history();
-            done.push_back(std::move(b));
-        }
-        if (done.empty()) {
-            stats_.dropped += live_.size();
-            return false;
-        }
-        resample(done);
-        return true;
-    }
     for (Board& b : live_) {
         Position& p = b.pos;
         if (p.to_move() != o.mover) continue;
@@ -206,70 +217,80 @@ bool Belief::advance(const blind::View& view, std::size_t j, std::size_t tok) {
             next.push_back(std::move(b));
             continue;
         }
-        generate_legal(p, legal);
-        if (legal.size == 0) continue;
-        Move pick;
-        if (p.phase() == Phase::Place) {
-            auto& plan = b.plan[o.mover];
-            if (plan.empty() && p.piece_count(o.mover) == 0) plan = setup_for(o.mover);
-            while (!plan.empty() && pick.is_none()) {
-                if (legal.contains(plan.front())) pick = plan.front();
-                plan.erase(plan.begin());
-            }
-            if (pick.is_none()) pick = legal.moves[rng_() % legal.size];
-        } else if (p.phase() == Phase::Heart) {
-            // The heart on the carrier the evaluation likes best for its owner, or one at
-            // random in half the boards.
-            pick = legal.moves[rng_() % legal.size];
-            if (rng_() % 2) {
-                int best = -eval::kInfinite;
-                for (Move m : legal) {
-                    p.do_move(m);
-                    const int v = eval::evaluate(p, o.mover);
-                    p.undo_move();
-                    if (v > best) best = v, pick = m;
-                }
-            }
-        } else {
-            // Play: the moves that agree with what the viewer was told (SPEC 25).
-            MoveList fit;
-            fitting(p, o, fit);
-            if (fit.size == 0) continue;
-            pick = fit.moves[rng_() % fit.size];
-        }
+        const Move pick = guess_move(b, o, legal);
+        if (pick.is_none()) continue;
         p.do_move(pick);
         p.clear_history();
         next.push_back(std::move(b));
     }
     if (next.empty() && o.kind == Observation::Kind::Other && !live_.empty() &&
-        live_[0].pos.phase() == Phase::Play) {
-        // No board has such a move: mend a few (a man of the mover moved where it can take
-        // what it took), then play one of the moves that now agree.
-        Bitboard near = kAllCells;
-        if (o.took == Observation::Took::Man) near = geo::ball(o.cell, 6);
-        if (o.took == Observation::Took::Heart && live_[0].pos.heart(viewer_) != NO_CELL)
-            near = geo::ball(live_[0].pos.heart(viewer_), 6);
-        auto agrees = [&](const Position& q) {
-            MoveList f;
-            fitting(q, o, f);
-            return q.to_move() == o.mover && f.size > 0;
-        };
-        for (std::size_t k = 0; k < live_.size() && next.size() < 16 && k < 48; ++k) {
-            Board b = live_[rng_() % live_.size()];
-            if (!mend(b.pos, near, agrees, 200)) continue;
-            MoveList fit;
-            fitting(b.pos, o, fit);
-            b.pos.do_move(fit.moves[rng_() % fit.size]);
-            b.pos.clear_history();
-            next.push_back(std::move(b));
-        }
-    }
+        live_[0].pos.phase() == Phase::Play)
+        mend_for_other(o, next);
     if (next.empty()) {
         stats_.dropped += live_.size();
         return false;
     }
     resample(next);
     return true;
+}
+
+Move Belief::guess_move(Board& b, const Observation& o, MoveList& legal) {
+    Position& p = b.pos;
+    generate_legal(p, legal);
+    if (legal.size == 0) return Move();
+    if (p.phase() == Phase::Place) {
+        Move pick;
+        auto& plan = b.plan[o.mover];
+        if (plan.empty() && p.piece_count(o.mover) == 0) plan = setup_for(o.mover);
+        while (!plan.empty() && pick.is_none()) {
+            if (legal.contains(plan.front())) pick = plan.front();
+            plan.erase(plan.begin());
+        }
+        return pick.is_none() ? legal.moves[rng_() % legal.size] : pick;
+    }
+    if (p.phase() == Phase::Heart) {
+        // The heart on the carrier the evaluation likes best for its owner, or one at random
+        // in half the boards.
+        Move pick = legal.moves[rng_() % legal.size];
+        if (rng_() % 2) {
+            int best = -eval::kInfinite;
+            for (Move m : legal) {
+                p.do_move(m);
+                const int v = eval::evaluate(p, o.mover);
+                p.undo_move();
+                if (v > best) best = v, pick = m;
+            }
+        }
+        return pick;
+    }
+    // Play: the moves that agree with what the viewer was told (SPEC 25).
+    MoveList fit;
+    fitting(p, o, fit);
+    if (fit.size == 0) return Move();
+    return fit.moves[rng_() % fit.size];
+}
+
+void Belief::mend_for_other(const Observation& o, std::vector<Board>& next) {
+    // A man of the mover moved where it can take what it took, then one of the moves that now
+    // agree is played.
+    Bitboard near = kAllCells;
+    if (o.took == Observation::Took::Man) near = geo::ball(o.cell, 6);
+    if (o.took == Observation::Took::Heart && live_[0].pos.heart(viewer_) != NO_CELL)
+        near = geo::ball(live_[0].pos.heart(viewer_), 6);
+    auto agrees = [&](const Position& q) {
+        MoveList f;
+        fitting(q, o, f);
+        return q.to_move() == o.mover && f.size > 0;
+    };
+    for (std::size_t k = 0; k < live_.size() && next.size() < 16 && k < 48; ++k) {
+        Board b = live_[rng_() % live_.size()];
+        if (!mend(b.pos, near, agrees, 200)) continue;
+        MoveList fit;
+        fitting(b.pos, o, fit);
+        b.pos.do_move(fit.moves[rng_() % fit.size]);
+        b.pos.clear_history();
+        next.push_back(std::move(b));
+    }
 }
 
 void Belief::fitting(const Position& p, const Observation& o, MoveList& fit) const {

@@ -85,6 +85,24 @@ class Belief {
     /// Applies observation j of the view's history (its tokens from tok) to every board;
     /// false if none survives.
     bool advance(const blind::View& view, std::size_t j, std::size_t tok);
+    /// advance() for the viewer's own move o (its arbiter's tokens from tok): the boards where
+    /// it is legal and told alike (a few mended when none), the turn's refusals, the move.
+    bool advance_own(const blind::Observation& o, const std::vector<std::string>& tokens,
+                     std::size_t tok);
+    /// Plays the viewer's own move o on p; three players, the men it received put where the
+    /// arbiter said. False when the board cannot be mended into a valid position (SPEC 10).
+    bool play_own(Position& p, const blind::Observation& o, const std::vector<std::string>& tokens,
+                  std::size_t tok) const;
+    /// advance() for another player's move or removal: on each board, a move that agrees
+    /// with what the viewer was told (guess_move); a few boards mended when none has one.
+    bool advance_other(const blind::Observation& o);
+    /// A move for the unseen mover of o on board b: its planned setup, the heart on the
+    /// carrier the evaluation likes (or one at random), in play a move that agrees with o.
+    /// The none move when there is none. `legal` is scratch space.
+    Move guess_move(Board& b, const blind::Observation& o, MoveList& legal);
+    /// Mends a few boards so that the mover of o has a move that agrees with it, plays one
+    /// and adds them to `next`.
+    void mend_for_other(const blind::Observation& o, std::vector<Board>& next);
     /// Drops the boards where a refused proposal is legal (the refusals of view's turn).
     void apply_refusals(const std::vector<Move>& refused);
     /// Keeps the boards where no refused proposal is legal; when there are none, mends a few
