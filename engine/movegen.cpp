@@ -171,6 +171,48 @@ bool play_moves(const Position& pos, Colour us, Bitboard filter, Sink&& sink,
     return play_moves_impl<kCarry, false>(pos, us, filter, sink, from_filter);
 }
 
+/// The wall destinations among `dests` whose new zone is clear (SPEC 5): no cell next to it
+/// in `shun` (opposing men, or any men under BlockaderTraps, 23.2; hearts; opposing zones),
+/// but for `ignore` (a heart the wall carries along, Kinta, SPEC 26). A wall has few
+/// destinations, so each is checked alone (cheaper than dilating the set to avoid).
+inline Bitboard wall_zone_clear(Bitboard dests, Bitboard shun, Bitboard ignore = 0) {
+    shun &= ~ignore;
+    Bitboard ok = 0;
+    for (Bitboard d = dests; d;) {
+        const Cell x = pop_lsb(d);
+        if (!(geo::neighbours(x) & shun)) ok |= bit(x);
+    }
+    return ok;
+}
+
+/// Kinta (SPEC 26): the opposing walls a piece of `us` may attack: among `opp_walls` and
+/// `filter`, not spared, not on a cloud, not in the zone of another opposing wall.
+inline Bitboard kinta_wall_targets(const Position& pos, Colour us, Bitboard opp_walls,
+                                   Bitboard filter) {
+    Bitboard targets = opp_walls & filter & ~spared_men(pos, us) & ~pos.clouds();
+    for (Bitboard w = targets; w;) {
+        const Cell x = pop_lsb(w);
+        if (test(geo::neighbours_of(opp_walls & ~bit(x)), x)) targets &= ~bit(x);
+    }
+    return targets;
+}
+
+/// Kinta (SPEC 26): which of `targets` a man of path class pc on `from` reaches: its path may
+/// cross the target's own zone, not another opposing wall's; a flier is blocked by
+/// `knight_block` alone; `extra` blocks more cells.
+inline Bitboard kinta_wall_attacks(Bitboard targets, PathClass pc, Cell from, bool knight,
+                                   Bitboard knight_block, Bitboard all, Bitboard opp_walls,
+                                   Bitboard extra) {
+    Bitboard r = 0;
+    for (Bitboard w = targets & geo::path_destinations(pc, from); w;) {
+        const Cell x = pop_lsb(w);
+        const Bitboard blk_x =
+            knight ? knight_block : all | geo::neighbours_of(opp_walls & ~bit(x));
+        if (test(reach(pc, from, blk_x | extra), x)) r |= bit(x);
+    }
+    return r;
+}
+
 template <bool kCarry, bool kKinta, typename Sink>
 bool play_moves_impl(const Position& pos, Colour us, Bitboard filter, Sink&& sink,
                      Bitboard from_filter) {
@@ -204,17 +246,8 @@ bool play_moves_impl(const Position& pos, Colour us, Bitboard filter, Sink&& sin
     // heart it may pick up as any carrier, Kinta under Courier: SPEC 23.1, 26).
     if (rules.blockader_takes_goal_last && popcount(own) > 1)
         wall_mask &= ~(lone_hearts & ~own_heart_alone);
-    // `ignore`: a heart the wall carries along (Kinta, SPEC 26), which its new zone may hold.
-    auto wall_zone_clear = [&](Bitboard dests, Bitboard ignore = 0) {
-        const Bitboard shun =
-            ((rules.blockader_traps ? Bitboard(0) : opp) | hearts | opp_zones) & ~ignore;
-        Bitboard ok = 0;
-        for (Bitboard d = dests; d;) {
-            const Cell x = pop_lsb(d);
-            if (!(geo::neighbours(x) & shun)) ok |= bit(x);
-        }
-        return ok;
-    };
+    // SPEC 5 (wall_zone_clear): what a wall's new zone may not hold or meet.
+    auto shun = [&] { return (rules.blockader_traps ? Bitboard(0) : opp) | hearts | opp_zones; };
     // SPEC 4: who may end on the own heart standing alone: the carriers (Courier: the
     // courier only, SPEC 23.1).
     const Cell courier = pos.courier(us);
@@ -233,25 +266,12 @@ bool play_moves_impl(const Position& pos, Colour us, Bitboard filter, Sink&& sin
         test(own, own_heart) && !pos.hidden() && !heart_attacked(pos, us))
         carry_block = own_zones;
 
-    // Kinta (SPEC 26): opposing walls a piece may attack: not spared, not on a cloud, not in
-    // the zone of another opposing wall. A path to one may cross its own zone (not others').
+    // Kinta (SPEC 26): opposing walls a piece may attack.
     Bitboard wall_targets = 0;
-    if constexpr (kKinta) {
-        wall_targets = opp_walls & filter & ~spared_men(pos, us) & ~pos.clouds();
-        for (Bitboard w = wall_targets; w;) {
-            const Cell x = pop_lsb(w);
-            if (test(geo::neighbours_of(opp_walls & ~bit(x)), x)) wall_targets &= ~bit(x);
-        }
-    }
+    if constexpr (kKinta) wall_targets = kinta_wall_targets(pos, us, opp_walls, filter);
     auto wall_attacks = [&](PathClass pc, Cell from, bool knight, Bitboard extra) {
-        Bitboard r = 0;
-        for (Bitboard w = wall_targets & geo::path_destinations(pc, from); w;) {
-            const Cell x = pop_lsb(w);
-            const Bitboard blk_x =
-                knight ? knight_block : all | geo::neighbours_of(opp_walls & ~bit(x));
-            if (test(reach(pc, from, blk_x | extra), x)) r |= bit(x);
-        }
-        return r;
+        return kinta_wall_attacks(wall_targets, pc, from, knight, knight_block, all, opp_walls,
+                                  extra);
     };
 
     for (int t = 0; t < kPieceTypes; ++t) {
@@ -269,7 +289,7 @@ bool play_moves_impl(const Position& pos, Colour us, Bitboard filter, Sink&& sin
                 if (wall_targets && pt != WALL) dests |= wall_attacks(pc, from, pt == KNIGHT, 0);
                 wall_dests = dests;
             }
-            if (pt == WALL) dests = wall_zone_clear(dests);
+            if (pt == WALL) dests = wall_zone_clear(dests, shun());
             if (!test(pickers, from)) dests &= ~own_heart_alone;  // SPEC 4, 23.1
             Bitboard carry = 0;
             // Only a carrier can stand on the own heart. A Kinta wall's carrying moves are
@@ -280,7 +300,8 @@ bool play_moves_impl(const Position& pos, Colour us, Bitboard filter, Sink&& sin
                     // neither its own zone nor the heart it carries counts against it.
                     const Bitboard other_zones = geo::neighbours_of(own_walls & ~bit(from));
                     if (carry_block) wall_dests = reach(pc, from, blk | other_zones) & dest_mask;
-                    carry = wall_zone_clear(wall_dests, bit(from)) & ~(other_zones | pos.clouds());
+                    carry = wall_zone_clear(wall_dests, shun(), bit(from)) &
+                            ~(other_zones | pos.clouds());
                 } else {
                     Bitboard crossing = 0;  // Kinta: wall targets behind the own zones
                     if constexpr (kKinta)
