@@ -186,21 +186,17 @@ std::string Sprt::decision(double llr) const {
     return "";
 }
 
-std::vector<Rating> rating_list(int engines, const std::vector<PairResult>& results) {
-    const auto n = std::size_t(std::max(engines, 0));
-    std::vector<double> wins(n, 0), games(n, 0);
-    for (const auto& r : results) {
-        wins[std::size_t(r.a)] += r.score;
-        wins[std::size_t(r.b)] += 1 - r.score;
-        games[std::size_t(r.a)] += 1;
-        games[std::size_t(r.b)] += 1;
-    }
-    // Engines with a finite maximum: neither every result won nor every one lost (nor none).
-    std::vector<bool> free(n);
-    for (std::size_t i = 0; i < n; ++i) free[i] = games[i] > 0 && wins[i] > 0 && wins[i] < games[i];
-    const double kScale = std::log(10.0) / 400;  // natural units per Elo
-    std::vector<double> r(n, 0);                     // in natural units (r * 400 / ln 10 = Elo)
-    std::vector<std::vector<double>> h(n, std::vector<double>(n, 0));
+namespace {
+
+/// The maximum-likelihood ratings of the logistic (Bradley-Terry) model, in natural units
+/// (r * 400 / ln 10 = Elo), of the `free` engines (the others stay 0), their mean 0: Newton's
+/// method on the log-likelihood of `results`, at most 100 steps. `h` receives the Hessian of
+/// the last step (n x n), for the standard errors.
+std::vector<double> fit_ratings(std::size_t n, const std::vector<PairResult>& results,
+                                const std::vector<bool>& free,
+                                std::vector<std::vector<double>>& h) {
+    std::vector<double> r(n, 0);  // in natural units (r * 400 / ln 10 = Elo)
+    h.assign(n, std::vector<double>(n, 0));
     for (int iter = 0; iter < 100; ++iter) {
         // Gradient and Hessian of the log-likelihood, over the results between free engines.
         std::vector<double> g(n, 0);
@@ -249,6 +245,13 @@ std::vector<Rating> rating_list(int engines, const std::vector<PairResult>& resu
         for (std::size_t i : idx) r[i] -= mean / double(m);
         if (step < 1e-10) break;
     }
+    return r;
+}
+
+/// Standard errors (natural units) of the free engines' ratings from the Hessian `h` of the
+/// fit; infinite for the others, and for all when the system is singular.
+std::vector<double> rating_errors(std::size_t n, const std::vector<bool>& free,
+                                  const std::vector<std::vector<double>>& h) {
     // Standard errors: the diagonal of (-H + J/m)^-1 restricted to the free engines (the
     // covariance of the estimates with the mean fixed).
     std::vector<std::size_t> idx;
@@ -285,6 +288,27 @@ std::vector<Rating> rating_list(int engines, const std::vector<PairResult>& resu
             for (std::size_t i = 0; i < m; ++i)
                 se[idx[i]] = std::sqrt(std::max(0.0, a[i][m + i] - 1.0 / double(m)));
     }
+    return se;
+}
+
+}  // namespace
+
+std::vector<Rating> rating_list(int engines, const std::vector<PairResult>& results) {
+    const auto n = std::size_t(std::max(engines, 0));
+    std::vector<double> wins(n, 0), games(n, 0);
+    for (const auto& r : results) {
+        wins[std::size_t(r.a)] += r.score;
+        wins[std::size_t(r.b)] += 1 - r.score;
+        games[std::size_t(r.a)] += 1;
+        games[std::size_t(r.b)] += 1;
+    }
+    // Engines with a finite maximum: neither every result won nor every one lost (nor none).
+    std::vector<bool> free(n);
+    for (std::size_t i = 0; i < n; ++i) free[i] = games[i] > 0 && wins[i] > 0 && wins[i] < games[i];
+    const double kScale = std::log(10.0) / 400;  // natural units per Elo
+    std::vector<std::vector<double>> h;
+    const std::vector<double> r = fit_ratings(n, results, free, h);
+    const std::vector<double> se = rating_errors(n, free, h);
     std::vector<Rating> out;
     for (std::size_t i = 0; i < n; ++i) {
         Rating x;
