@@ -207,6 +207,9 @@ class Room {
     /// state's and the views' `result`).
     std::string result_locked() const;
     bool has_moved_locked(Colour c) const;  ///< m_ held: c has a move in the game
+    /// m_ held: why `seat` may not offer a draw, resign or ask to take back now (no game
+    /// running, or it is out), or nullopt.
+    std::optional<std::string> cannot_act_locked(Colour seat) const;
     /// The position after `ply` moves (-1 or past the end: the game's last, with the
     /// removals after it). before_tail, when given, receives the positions before each of
     /// the last `tail` moves replayed, oldest first (fewer when fewer moves are), taken in

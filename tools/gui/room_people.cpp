@@ -118,11 +118,16 @@ std::optional<std::string> Room::move(Colour seat, const std::string& text) {
     return std::nullopt;
 }
 
+std::optional<std::string> Room::cannot_act_locked(Colour seat) const {
+    if (status_ != Status::Running) return "no game is running here";
+    if (!is_in_locked(seat)) return "you are out of the game";
+    return std::nullopt;
+}
+
 std::optional<std::string> Room::offer_draw(Colour seat) {
     std::lock_guard control(control_m_);
     std::unique_lock lock(m_);
-    if (status_ != Status::Running) return "no game is running here";
-    if (!is_in_locked(seat)) return "you are out of the game";
+    if (auto err = cannot_act_locked(seat)) return err;
     for (int c = 0; c < settings_.players; ++c)
         if (c != seat && is_in_locked(Colour(c)) && !settings_.seats[c].person)
             return "an engine does not accept draw offers";
@@ -166,8 +171,7 @@ std::optional<std::string> Room::decline_draw(Colour seat) {
 std::optional<std::string> Room::resign(Colour seat) {
     std::lock_guard control(control_m_);
     std::unique_lock lock(m_);
-    if (status_ != Status::Running) return "no game is running here";
-    if (!is_in_locked(seat)) return "you are out of the game";
+    if (auto err = cannot_act_locked(seat)) return err;
     if (settings_.players == 2) {
         stop_referee(lock);
         std::array<Outcome, kColours> o{Outcome::Win, Outcome::Win, Outcome::Draw};
@@ -197,8 +201,7 @@ std::optional<std::string> Room::abort_game(Colour seat) {
 
 std::optional<std::string> Room::ask_takeback(Colour seat) {
     std::unique_lock lock(m_);
-    if (status_ != Status::Running) return "no game is running here";
-    if (!is_in_locked(seat)) return "you are out of the game";
+    if (auto err = cannot_act_locked(seat)) return err;
     if (!has_moved_locked(seat)) return "you have made no move to take back";
     for (int c = 0; c < settings_.players; ++c)
         if (c != seat && !settings_.seats[c].person && is_in_locked(Colour(c)) &&
