@@ -747,8 +747,7 @@ namespace {
 /// view (not yet refused); with `wrong` it first proposes an illegal move of its view.
 class BlindRandom : public Player {
   public:
-    BlindRandom(std::string name, std::uint64_t seed, int players)
-        : name_(std::move(name)), rng_(seed), players_(players) {}
+    BlindRandom(std::string name, std::uint64_t seed) : name_(std::move(name)), rng_(seed) {}
     std::string name() const override { return name_; }
     std::optional<std::string> start() override { return std::nullopt; }
     bool new_game() override { return true; }
@@ -805,7 +804,6 @@ class BlindRandom : public Player {
   private:
     std::string name_;
     std::mt19937_64 rng_;
-    int players_;
 };
 
 }  // namespace
@@ -820,8 +818,7 @@ TEST_CASE(
             std::vector<std::unique_ptr<BlindRandom>> ps;
             std::vector<Player*> seats;
             for (int c = 0; c < players; ++c) {
-                ps.push_back(
-                    std::make_unique<BlindRandom>("r" + std::to_string(c), seed * 7 + c, players));
+                ps.push_back(std::make_unique<BlindRandom>("r" + std::to_string(c), seed * 7 + c));
                 seats.push_back(ps.back().get());
             }
             GameConfig cfg;
