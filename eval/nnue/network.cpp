@@ -84,11 +84,13 @@ std::variant<std::unique_ptr<Network>, std::string> Network::read_file(const std
     return r;
 }
 
-int Network::propagate(const std::int16_t* own, const std::int16_t* next, const std::int16_t* after,
-                       std::int32_t material) const {
-    // Clipped ReLU of the slots, as bytes 0..127 (written so the compiler vectorises it).
-    alignas(64) std::uint8_t x[kSlots * kMaxFt];
-    const std::int16_t* slots[kSlots] = {own, next, after};
+namespace {
+
+/// The clipped ReLU of the three slots (each `ft` int16, nullptr: zero) as bytes 0..127 into
+/// x[3 ft] (written so the compiler vectorises it).
+template <int FT>
+inline void clip_slots(std::uint8_t* x, const std::int16_t* const (&slots)[kSlots], int ft_rt) {
+    const int ft = FT ? FT : ft_rt;
     for (int s = 0; s < kSlots; ++s) {
         std::uint8_t* dst = x + s * ft;
         if (!slots[s]) {
@@ -97,19 +99,53 @@ int Network::propagate(const std::int16_t* own, const std::int16_t* next, const 
         }
         for (int i = 0; i < ft; ++i) dst[i] = std::uint8_t(std::clamp<int>(slots[s][i], 0, 127));
     }
-    // Only the slots that hold something (two players: never the third): the rest is zero.
-    const int width = kSlots * ft;
-    const int used = after ? width : next ? 2 * ft : ft;
-    std::int32_t out = out_bias;
+}
+
+/// The hidden layer and the output: for each of the l1 units the dot product of the first
+/// `used` inputs x with its row of w (rows of `width`), rounded >> 6 and clipped to 0..127,
+/// times its output weight. USED and L1 as template arguments (0: the runtime values) let
+/// the compiler unroll the loops of a common shape.
+template <int USED, int L1>
+inline std::int32_t hidden_and_output(const Network& n, const std::uint8_t* x, int width,
+                                      int used_rt) {
+    const int used = USED ? USED : used_rt;
+    const int l1 = L1 ? L1 : n.l1;
+    std::int32_t out = n.out_bias;
     for (int j = 0; j < l1; ++j) {
         std::int32_t sum = 0;
-        const std::int8_t* w = l1_weight.data() + std::size_t(j) * std::size_t(width);
+        const std::int8_t* w = n.l1_weight.data() + std::size_t(j) * std::size_t(width);
         // int16 products summed in int32: the multiply-add pattern (pmaddwd) the compiler
         // vectorises.
         for (int i = 0; i < used; ++i) sum += std::int16_t(x[i]) * std::int16_t(w[i]);
-        const int h = std::clamp((sum + l1_bias[std::size_t(j)] + 32) >> 6, 0, 127);  // rounded
-        out += h * out_weight[std::size_t(j)];
+        const int h = std::clamp((sum + n.l1_bias[std::size_t(j)] + 32) >> 6, 0, 127);  // rounded
+        out += h * n.out_weight[std::size_t(j)];
     }
+    return out;
+}
+
+/// propagate() for a feature transformer of FT and a hidden layer of L1 (0: the network's
+/// own widths, read at run time).
+template <int FT, int L1>
+std::int32_t propagate_shape(const Network& n, const std::int16_t* const (&slots)[kSlots]) {
+    alignas(64) std::uint8_t x[kSlots * kMaxFt];
+    const int ft = FT ? FT : n.ft;
+    clip_slots<FT>(x, slots, ft);
+    // Only the slots that hold something (two players: never the third): the rest is zero.
+    const int width = kSlots * ft;
+    if (slots[2]) return hidden_and_output<3 * FT, L1>(n, x, width, width);
+    if (slots[1]) return hidden_and_output<2 * FT, L1>(n, x, width, 2 * ft);
+    return hidden_and_output<FT, L1>(n, x, width, ft);
+}
+
+}  // namespace
+
+int Network::propagate(const std::int16_t* own, const std::int16_t* next, const std::int16_t* after,
+                       std::int32_t material) const {
+    const std::int16_t* const slots[kSlots] = {own, next, after};
+    // The shapes nets are trained in (docs/search.md) get loops of constant length.
+    const std::int32_t out = ft == 16 && l1 == 32   ? propagate_shape<16, 32>(*this, slots)
+                             : ft == 32 && l1 == 32 ? propagate_shape<32, 32>(*this, slots)
+                                                    : propagate_shape<0, 0>(*this, slots);
     return int((std::int64_t(out) + material) * cp_scale / (127 * 64));
 }
 

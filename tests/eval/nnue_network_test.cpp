@@ -2,10 +2,12 @@
 // 128 x 32, no material term) and version 2 (any width 8..256 in steps of 8, hidden 1..64,
 // the material term) read; a wrong magic, version, shape or size is refused with a message.
 // The bytes are written here from network.h's layout, not by the code under test.
+// propagate() is checked against the layers written out here from network.h's formula.
 #include <doctest/doctest.h>
 
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -95,4 +97,47 @@ TEST_CASE("nnue: a network file of a wrong magic, version, shape or size is refu
     CHECK(error_of(bad).find("bytes") != std::string::npos);
     const std::vector<std::uint8_t> tiny = {'K', 'Z', 'N', 'N', 2, 0};
     CHECK(error_of(tiny).find("too short") != std::string::npos);
+}
+
+TEST_CASE("nnue: propagate of every shape equals the layers as network.h writes them") {
+    // The shapes with loops of constant length (16 x 32, 32 x 32) and others at run time
+    // (8 x 1, 24 x 5, 256 x 64), with random weights and accumulators beyond the clip range,
+    // one, two and three slots in use: the result against the formula of network.h's header,
+    // computed here in 64-bit arithmetic.
+    std::mt19937 rng(7);
+    auto rnd = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    const std::pair<int, int> shapes[] = {{16, 32}, {32, 32}, {8, 1}, {24, 5}, {256, 64}};
+    for (const auto& shape : shapes) {
+        const int ft = shape.first, l1 = shape.second;
+        CAPTURE(ft);
+        CAPTURE(l1);
+        nnue::Network n(ft, l1);
+        n.cp_scale = rnd(50, 400);
+        for (auto& b : n.l1_bias) b = rnd(-3000, 3000);
+        for (auto& w : n.l1_weight) w = std::int8_t(rnd(-127, 127));
+        n.out_bias = rnd(-5000, 5000);
+        for (auto& w : n.out_weight) w = std::int8_t(rnd(-127, 127));
+        for (int used = 1; used <= 3; ++used) {
+            std::vector<std::vector<std::int16_t>> acc(3, std::vector<std::int16_t>(ft));
+            for (auto& a : acc)
+                for (auto& v : a) v = std::int16_t(rnd(-60, 200));
+            const std::int32_t material = rnd(-100000, 100000);
+            std::int64_t out = n.out_bias;
+            for (int j = 0; j < l1; ++j) {
+                std::int64_t sum = n.l1_bias[std::size_t(j)];
+                for (int s = 0; s < used; ++s)
+                    for (int i = 0; i < ft; ++i) {
+                        const int x = std::min(127, std::max(0, int(acc[s][std::size_t(i)])));
+                        sum += x * n.l1_weight[std::size_t(j * 3 * ft + s * ft + i)];
+                    }
+                // Rounded >> 6 (an arithmetic shift: floor of the quotient), clipped to 0..127.
+                const std::int64_t h = std::min<std::int64_t>(
+                    127, std::max<std::int64_t>(0, (sum + 32 - ((sum + 32) % 64 + 64) % 64) / 64));
+                out += h * n.out_weight[std::size_t(j)];
+            }
+            const int expected = int((out + material) * n.cp_scale / (127 * 64));
+            CHECK(n.propagate(acc[0].data(), used >= 2 ? acc[1].data() : nullptr,
+                              used == 3 ? acc[2].data() : nullptr, material) == expected);
+        }
+    }
 }
