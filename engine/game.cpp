@@ -1,6 +1,10 @@
 // engine/game.cpp: one game as played, its movetext and its reading from a record (game.h).
 #include "game.h"
 
+#include <algorithm>
+#include <initializer_list>
+#include <variant>
+
 #include "notation.h"
 #include "position.h"
 #include "record.h"
