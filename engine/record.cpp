@@ -370,6 +370,15 @@ Replay replay(const RecordGame& g, const Rules& base, int players, bool lenient)
     return out;
 }
 
+std::string tag_line(std::string_view name, std::string_view value) {
+    std::string out = "[" + std::string(name) + " \"";
+    for (char ch : value) {
+        if (ch == '"' || ch == '\\') out += '\\';
+        out += (ch == '\n' || ch == '\r') ? ' ' : ch;
+    }
+    return out + "\"]\n";
+}
+
 std::string write_tags(const std::map<std::string, std::string>& tags,
                        const std::vector<std::string>& order) {
     static const std::array<std::string, 7> kRoster = {"Event", "Site",  "Date",  "Round",
@@ -379,12 +388,7 @@ std::string write_tags(const std::map<std::string, std::string>& tags,
     auto put = [&](const std::string& name) {
         const auto it = tags.find(name);
         if (it == tags.end() || !done.insert(name).second) return;
-        out += "[" + name + " \"";
-        for (char ch : it->second) {
-            if (ch == '"' || ch == '\\') out += '\\';
-            out += (ch == '\n' || ch == '\r') ? ' ' : ch;
-        }
-        out += "\"]\n";
+        out += tag_line(name, it->second);
     };
     for (const auto& n : kRoster) put(n);
     for (const auto& n : order) put(n);

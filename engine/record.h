@@ -49,6 +49,10 @@ struct RecordGame {
     int line = 0;        ///< line where the game starts
 };
 
+/// One PGN tag line, `[Name "value"]` and a newline: a `"` or `\` in the value gets a
+/// backslash, a line break becomes a space (PGN standard 8.1.1).
+std::string tag_line(std::string_view name, std::string_view value);
+
 /// The tag section of a PGN record, one `[Name "value"]` line each (a `"` or `\` in a value
 /// gets a backslash, a line break becomes a space): the Seven Tag Roster first in its order
 /// (Event Site Date Round White Black Result, those present), then the other tags in

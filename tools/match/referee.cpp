@@ -600,47 +600,39 @@ GameRecord play_game(const std::vector<Player*>& seats, const GameConfig& cfg,
 
 std::string to_pgn(const GameRecord& g, const GameConfig& cfg, int round, const std::string& event,
                    const std::string& site) {
-    std::ostringstream o;
     char date[16];
     std::time_t now = std::time(nullptr);
     std::strftime(date, sizeof date, "%Y.%m.%d", std::gmtime(&now));
-    // Tag values escaped as PGN wants them (a quote or backslash gets a backslash).
-    auto esc = [](const std::string& v) {
-        std::string out;
-        for (char ch : v) {
-            if (ch == '"' || ch == '\\') out += '\\';
-            out += ch == '\n' ? ' ' : ch;
-        }
-        return out;
-    };
-    o << "[Event \"" << esc(event) << "\"]\n[Site \"" << esc(site) << "\"]\n[Date \"" << date
-      << "\"]\n[Round \"" << round << "\"]\n";
+    std::string o = tag_line("Event", event) + tag_line("Site", site) + tag_line("Date", date) +
+                    tag_line("Round", std::to_string(round));
     if (g.players == 2)  // the Seven Tag Roster that Ordo, BayesElo and PGN readers expect
-        o << "[White \"" << esc(g.names[GREEN]) << "\"]\n[Black \"" << esc(g.names[BLUE])
-          << "\"]\n";
-    o << "[Green \"" << esc(g.names[GREEN]) << "\"]\n[Blue \"" << esc(g.names[BLUE]) << "\"]\n";
-    if (g.players == 3) o << "[Black \"" << esc(g.names[BLACK]) << "\"]\n";
+        o += tag_line("White", g.names[GREEN]) + tag_line("Black", g.names[BLUE]);
+    o += tag_line("Green", g.names[GREEN]) + tag_line("Blue", g.names[BLUE]);
+    if (g.players == 3) o += tag_line("Black", g.names[BLACK]);
     const std::string variant = cfg.rules.variant_name();
-    o << "[Players \"" << g.players << "\"]\n[Variant \"" << (variant.empty() ? "custom" : variant)
-      << "\"]\n[Options \"" << cfg.rules.to_string() << "\"]\n[TimeControl \"" << cfg.tc.describe()
-      << "\"]\n";
+    o += tag_line("Players", std::to_string(g.players)) +
+         tag_line("Variant", variant.empty() ? "custom" : variant) +
+         tag_line("Options", cfg.rules.to_string()) + tag_line("TimeControl", cfg.tc.describe());
     if (g.start_fen != (g.players == 3 ? kStartFen3 : kStartFen2))
-        o << "[SetUp \"1\"]\n[FEN \"" << esc(g.start_fen) << "\"]\n";
-    if (cfg.rules.effective(g.players).kinta) o << "[DiceSeed \"" << g.dice_seed << "\"]\n";
-    for (const auto& [name, value] : g.extra_tags)
-        o << "[" << name << " \"" << esc(value) << "\"]\n";
+        o += tag_line("SetUp", "1") + tag_line("FEN", g.start_fen);
+    if (cfg.rules.effective(g.players).kinta)
+        o += tag_line("DiceSeed", std::to_string(g.dice_seed));
+    for (const auto& [name, value] : g.extra_tags) o += tag_line(name, value);
     // PGN's word for a game still going on (its Termination values: "unterminated").
-    o << "[Result \"" << g.result() << "\"]\n[Termination \""
-      << (g.termination.empty() && g.result() == "*" ? "unterminated" : g.termination) << "\"]\n";
+    o += tag_line("Result", g.result()) +
+         tag_line("Termination",
+                  g.termination.empty() && g.result() == "*" ? "unterminated" : g.termination);
     if (g.players == 3 && !g.unfinished) {
-        o << "[ScoreRH \"";
-        for (int c = 0; c < 3; ++c) o << (c ? " " : "") << g.rh_points(Colour(c));
-        o << "\"]\n[ScoreKZ \"";
-        for (int c = 0; c < 3; ++c) o << (c ? " " : "") << g.kz_points(Colour(c));
-        o << "\"]\n";
+        std::string rh, kz;
+        for (int c = 0; c < 3; ++c) {
+            std::ostringstream k;
+            k << g.kz_points(Colour(c));  // 1, 0 or -0.5, as a stream writes a double
+            rh += (c ? " " : "") + std::to_string(g.rh_points(Colour(c)));
+            kz += (c ? " " : "") + k.str();
+        }
+        o += tag_line("ScoreRH", rh) + tag_line("ScoreKZ", kz);
     }
-    o << "[PlyCount \"" << g.moves.size() << "\"]\n\n" << g.movetext() << "\n";
-    return o.str();
+    return o + tag_line("PlyCount", std::to_string(g.moves.size())) + "\n" + g.movetext() + "\n";
 }
 
 }  // namespace klinzha::match
