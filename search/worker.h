@@ -291,7 +291,7 @@ class Worker {
     /// evaluation improves on two plies up, and that evaluation once taken (kNoEval: not yet).
     struct NodeState {
         bool danger = false, play = false, null_ok = false, improving = false;
-        int eval = std::numeric_limits<int>::min();
+        int eval = kNoEval;
     };
     NodeState node_state(int ply);
     /// The node's static evaluation (centi-pawns), taken the first time a step needs it.
