@@ -112,6 +112,15 @@ const std::string* tag(const RecordGame& g, std::initializer_list<const char*> n
 
 }  // namespace
 
+PlayedMove played_move(const Position& before, Move m) {
+    PlayedMove pm;
+    pm.move = move_to_string(m);
+    pm.algebraic = to_record_algebraic(before, m);
+    pm.mover = before.to_move();
+    pm.setup = before.phase() != Phase::Play;
+    return pm;
+}
+
 Game game_from_record(const RecordGame& g, const Replay& r) {
     Game game;
     Position p = r.start;
@@ -131,11 +140,7 @@ Game game_from_record(const RecordGame& g, const Replay& r) {
         }
         const auto m = parse_played_move(p, mv);
         if (!std::holds_alternative<Move>(m)) break;  // replay() made it: cannot happen
-        PlayedMove pm;
-        pm.move = mv;
-        pm.algebraic = to_record_algebraic(p, std::get<Move>(m));
-        pm.mover = p.to_move();
-        pm.setup = p.phase() != Phase::Play;
+        PlayedMove pm = played_move(p, std::get<Move>(m));
         if (tok) {
             pm.comment = tok->comment;
             if (!tok->spindles.empty()) pm.spindles = "spindles " + tok->spindles;

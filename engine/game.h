@@ -19,6 +19,7 @@
 
 namespace klinzha {
 
+class Position;
 struct RecordGame;
 struct Replay;
 
@@ -49,6 +50,11 @@ struct PlayedMove {
     std::vector<std::string> refused;
     Annotation annotation;  ///< a review's note; empty for none
 };
+
+/// The move `m` (legal in `before`, with its Kinta outcome) as played there: its SPEC 9
+/// string, its notation (SPEC 11), its mover and phase; nothing said of it yet. The one
+/// place a PlayedMove is made from a move (the referee, the room, game_from_record).
+PlayedMove played_move(const Position& before, Move m);
 
 /// A removal a referee imposed in a three-player game (SPEC 7): before which move (an index
 /// into Game::moves), whom, and why. Records write it as `{k out: why}`.

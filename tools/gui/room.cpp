@@ -152,7 +152,7 @@ std::variant<std::shared_ptr<Room>, std::string> Room::create(std::string id, Ro
     room->first_ply_ = room->game_.moves.size();
     for (int c = 0; c < s.players; ++c)
         if (!s.seats[c].person)
-            room->names_[c] =
+            room->game_.names[c] =
                 s.seats[c].engine +
                 (s.seats[c].level > 0 ? " (level " + std::to_string(s.seats[c].level) + ")" : "");
     {
@@ -194,18 +194,12 @@ std::variant<std::shared_ptr<Room>, std::string> Room::review(std::string id,
     auto room = std::shared_ptr<Room>(new Room(std::move(id), s, env));
     room->status_ = Status::Review;
     room->game_ = game_from_record(g, r);
-    room->names_ = room->game_.names;
     room->changed();
     return room;
 }
 
 void Room::push_move(Position& p, Move played) {
-    PlayedMove m;
-    m.move = move_to_string(played);
-    m.algebraic = to_record_algebraic(p, played);
-    m.mover = p.to_move();
-    m.setup = p.phase() != Phase::Play;
-    game_.moves.push_back(std::move(m));
+    game_.moves.push_back(played_move(p, played));
     p.do_move(played);
 }
 
@@ -341,7 +335,7 @@ void Room::start_game() {
     for (int c = 0; c < settings_.players; ++c) {
         const SeatSpec& seat = settings_.seats[c];
         if (seat.person) {
-            auto h = std::make_unique<HumanPlayer>(names_[c], [this, c] {
+            auto h = std::make_unique<HumanPlayer>(game_.names[c], [this, c] {
                 std::lock_guard lock(m_);
                 return present_[c] == 0 && absent_since_[c] != 0 &&
                        steady_ms() - absent_since_[c] > env_.seat_timeout_ms;
@@ -541,7 +535,7 @@ void Room::note_hint() {
 }
 
 std::string Room::shown_name_locked(Colour c) const {
-    return names_[c].empty() ? colour_name(c) : names_[c];
+    return game_.names[c].empty() ? colour_name(c) : game_.names[c];
 }
 
 void Room::set_rematch(const std::string& id) {
@@ -557,7 +551,7 @@ json Room::summary() const {
     json seats = json::array();
     for (int c = 0; c < settings_.players; ++c)
         seats.push_back({{"colour", colour_name(Colour(c))},
-                         {"name", names_[c]},
+                         {"name", game_.names[c]},
                          {"kind", settings_.seats[c].person ? "person" : "engine"},
                          {"free", settings_.seats[c].person && tokens_[c].empty()}});
     const std::string variant = settings_.rules.variant_name();
@@ -588,7 +582,6 @@ std::string Room::record(std::map<std::size_t, Annotation> notes, std::string le
         if (i < g.moves.size()) g.moves[i].annotation = std::move(note);
     g.lead_comment = std::move(lead);
     g.players = settings_.players;
-    g.names = names_;
     g.dice_seed = settings_.dice_seed;
     match::GameConfig cfg;
     cfg.players = settings_.players;

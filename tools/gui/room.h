@@ -274,8 +274,8 @@ class Room {
     std::int64_t created_ms_ = 0;
     std::size_t first_ply_ = 0;  ///< moves before it came with the room (a record played on)
     Status status_ = Status::Waiting;
-    std::array<std::string, kColours> names_, tokens_;
-    std::string rematch_;  ///< set_rematch
+    std::array<std::string, kColours> tokens_;  ///< the seats' secrets (their names: game_.names)
+    std::string rematch_;                       ///< set_rematch
     struct ChatLine {
         std::string name;
         std::optional<Colour> seat;  ///< nullopt: a spectator's
@@ -286,8 +286,8 @@ class Room {
     std::array<std::int64_t, kColours> absent_since_{};  ///< steady ms; 0 = present
     int spectators_ = 0;
 
-    // The game (m_): its moves with what the referee said of them, its removals and end
-    // (engine/game.h). Unfinished (no result) until the game ends with one.
+    // The game (m_): the seats' names, its moves with what the referee said of them, its
+    // removals and end (engine/game.h). Unfinished (no result) until the game ends with one.
     Game game_;
     std::array<std::int64_t, kColours> clock_ms_{-1, -1, -1};
     Colour clock_running_ = NO_COLOUR;

@@ -48,7 +48,7 @@ std::optional<std::string> Room::sit(Colour c, const std::string& name, std::str
         if (!tokens_[c].empty()) return "that seat is taken";
         token = random_hex(128);
         tokens_[c] = token;
-        names_[c] = *clean;
+        game_.names[c] = *clean;
         absent_since_[c] = present_[c] ? 0 : steady_ms();
         bool free_seat = false;
         for (int o = 0; o < settings_.players; ++o)
@@ -176,7 +176,7 @@ std::optional<std::string> Room::resign(Colour seat) {
         stop_referee(lock);
         std::array<Outcome, kColours> o{Outcome::Win, Outcome::Win, Outcome::Draw};
         o[seat] = Outcome::Loss;
-        finish(names_[seat] + " resigns", o);
+        finish(game_.names[seat] + " resigns", o);
     } else if (auto* h = humans_[seat]) {
         h->resign();  // out at once when to move, else at the next turn (SPEC 7)
     }

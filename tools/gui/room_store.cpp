@@ -34,7 +34,7 @@ json Room::to_json_locked() const {
         seats.push_back({{"person", settings_.seats[c].person},
                          {"engine", settings_.seats[c].engine},
                          {"options", opts},
-                         {"name", names_[c]},
+                         {"name", game_.names[c]},
                          {"token", tokens_[c]},
                          {"clock", clock_ms_[c]},
                          {"outcome", outcome_name(game_.outcome[c])},
@@ -94,7 +94,7 @@ std::variant<std::shared_ptr<Room>, std::string> Room::restore(std::string id, c
             seat.engine = j.at("engine").get<std::string>();
             for (const auto& kv : j.at("options"))
                 seat.options.emplace_back(kv.at(0).get<std::string>(), kv.at(1).get<std::string>());
-            r.names_[c] = j.at("name").get<std::string>();
+            r.game_.names[c] = j.at("name").get<std::string>();
             r.tokens_[c] = j.at("token").get<std::string>();
             r.clock_ms_[c] = j.at("clock").get<std::int64_t>();
             r.game_.outcome[c] = outcome_of(j.at("outcome").get<std::string>());

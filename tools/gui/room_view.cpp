@@ -260,7 +260,7 @@ json Room::seats_json_locked() const {
         const bool person = settings_.seats[c].person;
         seats.push_back(
             {{"colour", colour_name(Colour(c))},
-             {"name", names_[c]},
+             {"name", game_.names[c]},
              {"kind", person ? "person" : "engine"},
              {"free", person && tokens_[c].empty() && status_ != Status::Review},
              {"present", !person || present_[c] > 0},
@@ -320,7 +320,7 @@ std::string Room::status_text_locked(const ViewContext& v) const {
     const Colour stm = v.pos.to_move();
     if (status_ == Status::Waiting) return "Waiting for players";
     if (status_ == Status::Running)
-        return (v.you_to_move ? std::string("Your move") : names_[stm] + " to move") + " (" +
+        return (v.you_to_move ? std::string("Your move") : game_.names[stm] + " to move") + " (" +
                colour_name(stm) + ", " + phase_name(v.pos.phase()) + ")";
     if (game_.unfinished) return game_.termination.empty() ? "No result" : game_.termination;
     return "Game over: " + game_.result() + " (" + game_.termination + ")";

@@ -249,11 +249,7 @@ void Referee::record_move(const Cast& k, const std::string& comment,
                     tell(Colour(v), t);
     const std::array<Cell, kColours> hearts_before{pos_.heart(GREEN), pos_.heart(BLUE),
                                                    pos_.heart(BLACK)};
-    PlayedMove pm;
-    pm.move = move_to_string(played);
-    pm.algebraic = to_record_algebraic(pos_, played);
-    pm.mover = c;
-    pm.setup = pos_.phase() != Phase::Play;
+    PlayedMove pm = played_move(pos_, played);
     pm.comment = comment;
     pm.spindles = k.spindles;
     pm.refused = std::move(refused);
