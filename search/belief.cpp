@@ -16,6 +16,7 @@ void Belief::clear() {
     start_fen_.clear();
     read_.clear();
     observed_ = 0;
+    last_stood_.fill(-1);
     live_.clear();
     for (auto& p : pool_) p.clear();
     refusals_.clear();
@@ -38,7 +39,7 @@ std::vector<Move> Belief::setup_for(Colour c) {
     }
     // One board in four takes a setup placed at random (an opponent need not plan as ours
     // does; the random baseline does not).
-    if (rng_() % 4 == 0) return random_setup(c);
+    if (int(rng_() % 100) < params_.random_setups) return random_setup(c);
     std::vector<Move> plan = pool[rng_() % pool.size()];
     // Half the boards move one planned piece (not a wall) to another free setup cell.
     if (rng_() % 2 && !plan.empty()) {
@@ -122,6 +123,7 @@ void Belief::restart(const blind::View& view, const Params& params) {
     start_fen_ = view.start_position().fen();
     read_.clear();
     observed_ = 0;
+    last_stood_.fill(-1);
     live_.assign(std::size_t(std::max(1, params.boards)), Board{view.start_position(), {}});
 }
 
@@ -252,7 +254,7 @@ Move Belief::guess_move(Board& b, const Observation& o, MoveList& legal) {
         // The heart on the carrier the evaluation likes best for its owner, or one at random
         // in half the boards.
         Move pick = legal.moves[rng_() % legal.size];
-        if (rng_() % 2) {
+        if (int(rng_() % 100) >= params_.random_hearts) {
             int best = -eval::kInfinite;
             for (Move m : legal) {
                 p.do_move(m);
@@ -373,7 +375,12 @@ void Belief::rejuvenate() {
         // A carried heart may be on another carrier; a heart standing alone stays where it
         // is (it never moves by itself: what our own moves ruled out stays ruled out).
         const bool carried = q.man_on(q.heart(c)) != kNoMan;
-        if (carried && rng_() % 2) {
+        if (!carried && rng_() % 8 == 0) {
+            // A lone heart on another cell where it may have been left unseen.
+            const Cell to = loose_heart_cell(b, c);
+            if (to == NO_CELL) continue;
+            q.put_heart(c, to);
+        } else if (carried && rng_() % 2) {
             Bitboard walls = 0;
             for (int k = 0; k < kColours; ++k) walls |= q.pieces(Colour(k), WALL);
             const Bitboard spots = q.carriers(c) & ~geo::neighbours_of(walls) & ~q.clouds() &
@@ -404,6 +411,27 @@ void Belief::rejuvenate() {
         b.pos = check;
         ++stats_.rejuvenated;
     }
+}
+
+void Belief::note_hearts(Board& b, int at) {
+    for (int c = 0; c < b.pos.players(); ++c) {
+        const Cell h = b.pos.heart(Colour(c));
+        if (b.pos.phase() != Phase::Play || h == NO_CELL || b.pos.man_on(h) != kNoMan)
+            b.alone_since[std::size_t(c)] = at;
+    }
+}
+
+Cell Belief::loose_heart_cell(const Board& b, Colour c) {
+    const Position& p = b.pos;
+    Bitboard walls = 0;
+    for (int k = 0; k < kColours; ++k) walls |= p.pieces(Colour(k), WALL);
+    const Bitboard free = geo::ball(p.heart(c), 3) & kAllCells & ~p.occupied() & ~p.hearts() &
+                          ~p.clouds() & ~geo::neighbours_of(walls);
+    std::vector<Cell> cells;
+    for_each_cell(free, [&](Cell sq) {
+        if (last_stood_[sq] < b.alone_since[std::size_t(c)]) cells.push_back(sq);
+    });
+    return cells.empty() ? NO_CELL : cells[rng_() % cells.size()];
 }
 
 void Belief::apply_refusals(const std::vector<Move>& refused) {
@@ -551,6 +579,10 @@ bool Belief::update(const blind::View& view, const Params& params,
         for (std::size_t k = 0; k < n; ++k) read_.push_back(tokens[tok + k]);
         tok += n;
         ++observed_;
+        for (Board& b : live_) note_hearts(b, int(observed_));
+        if (!live_.empty())
+            for_each_cell(live_[0].pos.pieces(viewer_),
+                          [&](Cell sq) { last_stood_[sq] = int(observed_); });
     }
     rejuvenate();
     if (view.to_propose()) {

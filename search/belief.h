@@ -40,8 +40,10 @@ namespace klinzha {
 class Belief {
   public:
     struct Params {
-        int boards = 256;  ///< boards held (>= 1)
-        int setups = 8;    ///< setups the planner makes for each opponent's pool (>= 1)
+        int boards = 256;        ///< boards held (>= 1)
+        int setups = 8;          ///< setups the planner makes for each opponent's pool (>= 1)
+        int random_setups = 25;  ///< percent of boards whose opponents place at random
+        int random_hearts = 50;  ///< percent of boards whose opponents place the heart at random
         SetupPlanner::Params planner;
     };
 
@@ -80,6 +82,9 @@ class Belief {
     struct Board {
         Position pos;
         std::array<std::vector<Move>, kColours> plan;  ///< each opponent's setup still to come
+        /// Per colour: the observation index from which its heart has stood alone where it
+        /// is on this board (it was carried, or placed, before that).
+        std::array<int, kColours> alone_since{};
     };
     void restart(const blind::View& view, const Params& params);
     /// Applies observation j of the view's history (its tokens from tok) to every board;
@@ -121,9 +126,16 @@ class Belief {
     /// The moves of the player to move in p that agree with the observation o of its ply.
     void fitting(const Position& p, const blind::Observation& o, MoveList& fit) const;
     /// Small changes to half the boards that no present observation rules out (a hidden heart
-    /// on another carrier, a hidden man moved as by one of its moves), against sample
+    /// on another carrier, a lone hidden heart on another cell that no own man has stood on
+    /// since it was left, a hidden man moved as by one of its moves), against sample
     /// impoverishment (Stats::rejuvenated).
     void rejuvenate();
+    /// Board::alone_since brought up to observation `at` (a carried heart is not alone yet).
+    static void note_hearts(Board& b, int at);
+    /// A free cell for a lone heart of colour c on board b (rejuvenate()): empty, in no
+    /// zone, no cloud and no heart, and no own man has stood there since the heart was left
+    /// (last_stood_). NO_CELL when there is none.
+    Cell loose_heart_cell(const Board& b, Colour c);
     /// A setup for colour c placed at random, placement by placement (legal on the empty
     /// board).
     std::vector<Move> random_setup(Colour c);
@@ -138,6 +150,10 @@ class Belief {
     Position start_;
     std::vector<std::string> read_;  ///< the tokens read so far
     std::size_t observed_ = 0;       ///< the observations read so far
+    /// Per cell: the last observation index at which one of the viewer's men stood there
+    /// (it ended a move there, or stayed there), -1 never: a lone heart there then would
+    /// have been taken.
+    std::array<int, kCells> last_stood_{};
     std::vector<Board> live_;
     std::array<std::vector<std::vector<Move>>, kColours> pool_;  ///< setups per colour
     /// Refused proposals remembered by the index of the own token they came before.
