@@ -339,15 +339,12 @@ void placement_moves(const Position& pos, Emit&& emit) {
     const Colour us = pos.to_move();
     const Colour army = pos.army(us);
     const Bitboard all = pos.occupied();
-    Bitboard walls = 0;
-    for (int c = 0; c < kColours; ++c) walls |= pos.pieces(Colour(c), WALL);
     // SPEC 6.1: empty and outside opposing zones. Reflective (21) and BlockaderTraps (23.2):
     // outside every zone, and a wall may have no man at all next to it.
     const bool every_man = rules.reflective || rules.blockader_traps;
     const Bitboard hostile = every_man ? all : all & ~pos.pieces(us);
     const Bitboard opp_zones = pos.opposing_zones(us);
-    Bitboard cells =
-        pos.setup_cells(army) & ~all & ~(every_man ? geo::neighbours_of(walls) : opp_zones);
+    Bitboard cells = pos.setup_cells(army) & ~all & ~(every_man ? pos.all_zones() : opp_zones);
     Bitboard wall_cells = cells & ~geo::neighbours_of(hostile | pos.hearts() | opp_zones);
     if (rules.reflective && !all) {  // SPEC 21: the first placement is a carrier with the heart
         for (PieceType t : {QUEEN, ROOK, PAWN})
@@ -376,11 +373,9 @@ void placement_moves(const Position& pos, Emit&& emit) {
 template <typename Emit>
 void heart_moves(const Position& pos, Emit&& emit) {
     const Colour us = pos.to_move();
-    Bitboard walls = 0;
-    for (int c = 0; c < kColours; ++c) walls |= pos.pieces(Colour(c), WALL);
     const Bitboard carriers = pos.carriers(us);  // Kinta: the wall too (SPEC 26)
     // SPEC 6.2: on a carrier in no wall's zone; SPEC 16: not on a cloud; SPEC 19: honourable.
-    Bitboard cells = carriers & ~geo::neighbours_of(walls) & ~pos.clouds();
+    Bitboard cells = carriers & ~pos.all_zones() & ~pos.clouds();
     if (pos.rules().honor_in_setup) cells &= honourable(pos, us, pos.zones(us));
     for_each_cell(cells, [&](Cell c) { emit(Move::place_heart(c)); });
 }

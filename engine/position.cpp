@@ -195,6 +195,12 @@ Bitboard Position::zones(Colour c) const {
     return geo::neighbours_of(pieces(c, WALL));
 }
 
+Bitboard Position::all_zones() const {
+    Bitboard walls = 0;
+    for (int c = 0; c < kColours; ++c) walls |= pieces(Colour(c), WALL);
+    return geo::neighbours_of(walls);
+}
+
 Bitboard Position::opposing_zones(Colour c) const {
     Bitboard walls = 0;
     for (int o = 0; o < kColours; ++o)

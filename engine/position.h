@@ -135,6 +135,9 @@ class Position {
     Bitboard zones(Colour c) const;
     /// The zones of the walls of every colour but c (the zones "opposing" c).
     Bitboard opposing_zones(Colour c) const;
+    /// The zones of every wall on the board, whoever owns it: where no heart may rest and no
+    /// heart be placed (SPEC 4, 6).
+    Bitboard all_zones() const;
     /// Pieces of every colour but c.
     Bitboard opposing_pieces(Colour c) const { return occupied() & ~pieces(c); }
     /// How many pieces colour c has placed or holds.

@@ -39,7 +39,7 @@ std::vector<Move> Belief::setup_for(Colour c) {
     }
     // One board in four takes a setup placed at random (an opponent need not plan as ours
     // does; the random baseline does not).
-    if (int(rng_() % 100) < params_.random_setups) return random_setup(c);
+    if (rng_() % 4 == 0) return random_setup(c);
     std::vector<Move> plan = pool[rng_() % pool.size()];
     // Half the boards move one planned piece (not a wall) to another free setup cell.
     if (rng_() % 2 && !plan.empty()) {
@@ -254,7 +254,7 @@ Move Belief::guess_move(Board& b, const Observation& o, MoveList& legal) {
         // The heart on the carrier the evaluation likes best for its owner, or one at random
         // in half the boards.
         Move pick = legal.moves[rng_() % legal.size];
-        if (int(rng_() % 100) >= params_.random_hearts) {
+        if (rng_() % 2) {
             int best = -eval::kInfinite;
             for (Move m : legal) {
                 p.do_move(m);
@@ -372,19 +372,17 @@ void Belief::rejuvenate() {
                 hidden.push_back(Colour(c));
         if (hidden.empty()) continue;
         const Colour c = hidden[rng_() % hidden.size()];
-        // A carried heart may be on another carrier; a heart standing alone stays where it
-        // is (it never moves by itself: what our own moves ruled out stays ruled out).
+        // A carried heart may be on another carrier. A heart standing alone never moves by
+        // itself, but may have been left unseen on a nearby cell where none of our men has
+        // stood since (what our own moves ruled out stays ruled out): one board in sixteen.
         const bool carried = q.man_on(q.heart(c)) != kNoMan;
         if (!carried && rng_() % 8 == 0) {
-            // A lone heart on another cell where it may have been left unseen.
             const Cell to = loose_heart_cell(b, c);
             if (to == NO_CELL) continue;
             q.put_heart(c, to);
         } else if (carried && rng_() % 2) {
-            Bitboard walls = 0;
-            for (int k = 0; k < kColours; ++k) walls |= q.pieces(Colour(k), WALL);
-            const Bitboard spots = q.carriers(c) & ~geo::neighbours_of(walls) & ~q.clouds() &
-                                   ~q.hearts() & ~bit(q.heart(c));
+            const Bitboard spots =
+                q.carriers(c) & ~q.all_zones() & ~q.clouds() & ~q.hearts() & ~bit(q.heart(c));
             if (!spots) continue;
             std::vector<Cell> cells;
             for_each_cell(spots, [&](Cell sq) { cells.push_back(sq); });
@@ -423,10 +421,8 @@ void Belief::note_hearts(Board& b, int at) {
 
 Cell Belief::loose_heart_cell(const Board& b, Colour c) {
     const Position& p = b.pos;
-    Bitboard walls = 0;
-    for (int k = 0; k < kColours; ++k) walls |= p.pieces(Colour(k), WALL);
     const Bitboard free = geo::ball(p.heart(c), 3) & kAllCells & ~p.occupied() & ~p.hearts() &
-                          ~p.clouds() & ~geo::neighbours_of(walls);
+                          ~p.clouds() & ~p.all_zones();
     std::vector<Cell> cells;
     for_each_cell(free, [&](Cell sq) {
         if (last_stood_[sq] < b.alone_since[std::size_t(c)]) cells.push_back(sq);
@@ -497,12 +493,10 @@ void Belief::from_view(const blind::View& view) {
         }
         if (v.heart(viewer_) != NO_CELL) w.put_heart(viewer_, v.heart(viewer_));
         if (v.phase() == Phase::Play) {
-            Bitboard walls = 0;
-            for (int k = 0; k < kColours; ++k) walls |= w.pieces(Colour(k), WALL);
+            const Bitboard zones = w.all_zones();
             for (int c = 0; c < players && ok; ++c) {
                 if (c == viewer_ || !v.is_in(Colour(c))) continue;
-                const Bitboard spots =
-                    w.carriers(Colour(c)) & ~geo::neighbours_of(walls) & ~w.clouds() & ~w.hearts();
+                const Bitboard spots = w.carriers(Colour(c)) & ~zones & ~w.clouds() & ~w.hearts();
                 if (!spots) {
                     ok = false;
                     break;

@@ -40,10 +40,8 @@ namespace klinzha {
 class Belief {
   public:
     struct Params {
-        int boards = 256;        ///< boards held (>= 1)
-        int setups = 8;          ///< setups the planner makes for each opponent's pool (>= 1)
-        int random_setups = 25;  ///< percent of boards whose opponents place at random
-        int random_hearts = 50;  ///< percent of boards whose opponents place the heart at random
+        int boards = 256;  ///< boards held (>= 1)
+        int setups = 8;    ///< setups the planner makes for each opponent's pool (>= 1)
         SetupPlanner::Params planner;
     };
 

@@ -304,10 +304,10 @@ void BlindSearch::run(blind::View view, SearchLimits limits, SearchSettings sett
     const TimeBudget budget = plan_time(limits, view.viewer(), settings.move_overhead_ms,
                                         int(view.tokens().size()), v.players());
     t.timed = budget.soft_ms >= 0;
-    // The time this proposal may take (the clock runs through refusals: each later proposal
-    // of a turn gets half the time of the one before).
-    // A blind move never extends its time as a search does when its best move changes, so
-    // it takes the time manager's base time (soft / 0.6) at once, within the hard limit.
+    // The time this proposal may take: the time manager's base time (soft / 0.6, within the
+    // hard limit) at once, as a blind move never extends its time as a search whose best move
+    // changes does; the clock runs through refusals, so each later proposal of a turn gets
+    // half the time of the one before.
     const std::int64_t base_ms = std::min(budget.hard_ms, budget.soft_ms * 5 / 3);
     t.total_ms = t.timed ? std::max<std::int64_t>(
                                1, base_ms >> std::min<std::size_t>(view.refused().size(), 4))

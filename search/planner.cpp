@@ -28,10 +28,8 @@ class Scorer {
 
     /// Score of the current men of p_ for us: the best heart cell among our carriers.
     int score() {
-        Bitboard walls = 0;
-        for (int c = 0; c < kColours; ++c) walls |= p_.pieces(Colour(c), WALL);
         Bitboard carriers = p_.pieces(us_, QUEEN) | p_.pieces(us_, ROOK) | p_.pieces(us_, PAWN);
-        Bitboard spots = carriers & ~geo::neighbours_of(walls);
+        Bitboard spots = carriers & ~p_.all_zones();
         if (!spots) {
             ++evaluations;
             return eval::evaluate(p_, us_) - 800;  // nowhere to put the heart yet
