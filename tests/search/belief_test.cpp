@@ -6,6 +6,7 @@
 #include "engine/blind_games.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
+#include "eval/evaluate.h"
 #include "search/belief.h"
 
 using namespace klinzha;
@@ -109,8 +110,15 @@ TEST_CASE("belief: a hidden heart standing alone stays among the boards' cells")
     // heart never moves, and the hunt needs some board to hold it where it truly is. Counted
     // at the viewer's turns of random two-player blind games where the opponent's heart
     // stands alone: the share of turns where some board has it on its true cell.
+    // The boards place hearts by the evaluation: the classical one, whatever network an
+    // earlier test left set (with one, 12 games counted 192 turns held of 411, alone 229).
+    struct Classical {
+        const nnue::Network* net = eval::network();
+        Classical() { eval::set_network(nullptr); }
+        ~Classical() { eval::set_network(net); }
+    } classical;
     int alone = 0, held = 0;
-    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
         testing::BlindGame g(2, blind_rules(), seed * 7919, 200);
         const Colour me = Colour(seed % 2), them = Colour(1 - me);
         Belief belief(seed);
@@ -137,5 +145,5 @@ TEST_CASE("belief: a hidden heart standing alone stays among the boards' cells")
     }
     MESSAGE("turns with the opponent's heart alone " << alone << ", held by some board " << held);
     REQUIRE(alone > 100);
-    CHECK(held * 20 >= alone * 11);  // 55%: 65% with the lone hearts moved, 41% without
+    CHECK(held * 20 >= alone * 11);  // 55%: 59% with the lone hearts moved, 41% without
 }
