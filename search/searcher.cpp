@@ -228,9 +228,12 @@ std::uint64_t Searcher::plan_placement(Shared& sh, const Position& root,
         return judge_setup(sh, placed, us, timed, judge_nodes);
     };
     // Not in Blind (SPEC 25): the judge's opponent would plan seeing our setup, which a blind
-    // opponent never does, and a view's hidden plies make its search meaningless.
-    const bool judging =
-        root.players() == 2 && sh.settings.planner.judged > 0 && !root.rules().blind;
+    // opponent never does, and a view's hidden plies make its search meaningless. Three
+    // players: Green alone, the first placer (who places seeing no one's men) and the first
+    // to move in play (SPEC 6), so that the nested search's score is its own (issue 28: Green
+    // won 0.233 of three-player self-play games against 0.333 and 0.383).
+    const bool judging = (root.players() == 2 || us == GREEN) && sh.settings.planner.judged > 0 &&
+                         !root.rules().blind;
     auto res = planner_.next(root, sh.settings.planner, timed ? 64 : kPlannerRuns, keep_going, rng,
                              sh.noise_seed != 0, judging ? SetupPlanner::Judge(judge) : nullptr);
     if (cb.on_info) {

@@ -127,6 +127,37 @@ TEST_CASE("the setup phases: searching every placement gives a legal, finished s
     }
 }
 
+TEST_CASE("three players: SetupSearch judges Green's setup, not Blue's or Black's") {
+    // Green places first and moves first in play (SPEC 6), so a nested search of the first
+    // moves scores its setup from its own side; the judging's nested searches add their nodes.
+    auto placement_nodes = [](const std::vector<std::string>& moves, int judged) {
+        Engine e({});
+        e.set_players(3);
+        SetupPlanner::Params pp;
+        pp.judged = judged;
+        e.set_planner(pp);
+        REQUIRE_FALSE(e.set_position(std::nullopt, moves));
+        SearchLimits l;
+        l.depth = 2;
+        std::uint64_t nodes = 0;
+        Move best;
+        e.analyse(e.position(), l,
+                  {[&](const SearchInfo& i) { nodes = i.nodes; },
+                   [&](Move b, Move) { best = b; },
+                   {},
+                   {}});
+        REQUIRE(is_legal(e.position(), best));
+        return std::pair{nodes, move_to_string(best)};
+    };
+    const auto green_judged = placement_nodes({}, 4);
+    const auto green_plain = placement_nodes({}, 0);
+    CHECK(green_judged.first > green_plain.first + 10000);
+    // Green's whole set placed (its planner's), Blue to place: no judging either way.
+    std::vector<std::string> moves;
+    while (moves.size() < 9) moves.push_back(placement_nodes(moves, 0).second);
+    CHECK(placement_nodes(moves, 4).first == placement_nodes(moves, 0).first);
+}
+
 TEST_CASE("bench: the node count is the same in two runs") {
     Engine a({}), b({});
     auto ra = a.bench(3);
