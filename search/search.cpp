@@ -30,6 +30,10 @@ void Worker::iterate(const SearchCallbacks& cb) {
     // setup is chosen two placements ahead by the evaluation (docs/search.md).
     if (pos_.phase() == Phase::Place) max_depth = std::min(max_depth, kPlacementDepth);
     root_in_danger = heart_in_danger();
+    if (mcts_applies()) {  // three players by Monte Carlo tree search: the main worker alone
+        if (main) mcts(cb);
+        return;
+    }
     // Three players: a draw shares the points (RH 11.1), so a root player who stands
     // better avoids repetitions; one who stands worse takes them.
     if (pos_.players() == 3 && pos_.phase() == Phase::Play)

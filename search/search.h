@@ -73,11 +73,13 @@ struct SearchCallbacks {
 /// Paranoid: both move in turn against the root player (Sturtevant and Korf 2000).
 /// Brs: Best-Reply Search (Schadd and Winands 2011): one layer holds every move of either
 /// opponent, the other passes. BrsPlus: BRS+ (Esser et al. 2013): the other plays its first
-/// move by move ordering instead of passing.
-enum class MultiplayerSearch { Paranoid, Brs, BrsPlus };
+/// move by move ordering instead of passing. Mcts: Monte Carlo tree search with a value per
+/// player (max^n), the evaluation at its leaves (search/mcts.h); where it does not apply (a
+/// player out, a Blind board) the search is BRS.
+enum class MultiplayerSearch { Paranoid, Brs, BrsPlus, Mcts };
 
 /// Option spellings of MultiplayerSearch, in enum order.
-inline constexpr const char* kMultiplayerSearchNames[] = {"paranoid", "brs", "brs+"};
+inline constexpr const char* kMultiplayerSearchNames[] = {"paranoid", "brs", "brs+", "mcts"};
 
 /// Settings copied into each search.
 struct SearchSettings {

@@ -25,6 +25,7 @@
 #include "eval/evaluate.h"
 #include "eval/nnue/accumulator.h"
 #include "history.h"
+#include "mcts.h"
 #include "movepick.h"
 #include "search.h"
 
@@ -122,6 +123,8 @@ struct Searcher::Shared {
 };
 
 namespace detail {
+
+struct MctsState;  // mcts.cpp: one Monte Carlo tree search's tree and tables
 
 /// One thread's search (Lazy SMP): iterative deepening over its own copy of the root
 /// position, sharing the transposition table and the stop flag through Searcher::Shared.
@@ -375,6 +378,39 @@ class Worker {
 
     int qsearch(int alpha, int beta, int ply, int qply);
 
+    /// Whether this root is searched by Monte Carlo tree search (MultiplayerSearch mcts): the
+    /// play phase with three players in, not a Blind board (the alpha-beta families answer
+    /// the rest, as BRS).
+    bool mcts_applies() const;
+
+  private:
+    // Monte Carlo tree search (mcts.h, mcts.cpp), run by the main worker alone.
+
+    /// The search: iterations until the time, node or depth limit (`go depth d`: 64 * 2^d
+    /// iterations) or stop; fills root_moves (by visits) and reports them as info lines.
+    void mcts(const SearchCallbacks& cb);
+    /// One iteration: select from the root to a leaf, value it, back the values up.
+    void mcts_iteration(MctsState& s);
+    /// Makes the children of node idx (the legal moves, by ordering) at `ply`; false when the
+    /// tree is full or too deep (the node is then valued as a leaf).
+    bool mcts_expand(MctsState& s, std::uint32_t idx, int ply);
+    /// The child of node idx that its mover picks: PUCT on its own value, plus Progressive
+    /// History.
+    std::uint32_t mcts_select(MctsState& s, std::uint32_t idx) const;
+    /// The values of a finished game (SPEC 7: the winner 1; a draw shared among the players
+    /// in): true and u set, or false when the game goes on.
+    bool mcts_game_end(std::array<float, kColours>& u) const;
+    /// The values of a leaf at `ply`: the mover's standing after the captures settle (the
+    /// quiescence with the mover as root), each other player's static standing; 0 for a
+    /// player out. A mover without a legal move drops out first (SPEC 7).
+    std::array<float, kColours> mcts_leaf(MctsState& s, int ply);
+    /// Colour c's static standing in centi-pawns (the network's when it applies), scaled
+    /// toward the move-count draw as static_eval is.
+    int standing_of(Colour c);
+    /// Root moves by visits, scores and lines from the tree; the info lines.
+    void mcts_report(MctsState& s, const SearchCallbacks& cb);
+
+  public:
   private:
     /// Kinta (SPEC 26): `odds <move> win <p> A <n> D <n>`, the chance the attack m wins and
     /// the survivor strengths the search assumes, for the info string after each line (MultiPV)
