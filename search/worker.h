@@ -440,7 +440,7 @@ class Worker {
     /// root (static_eval); deeper plies use a scratch one.
     static constexpr int kAccPlies = 2 * kMaxPly + 16;
     /// How many plies back update_from_ancestor looks for an evaluated ancestor.
-    static constexpr int kAccWalk = 4;
+    static constexpr int kAccWalk = 16;
     const nnue::Network* net_ = eval::network();
     std::vector<nnue::Accumulator> acc_;
     nnue::Accumulator acc_scratch_;
