@@ -15,9 +15,34 @@
 namespace klinzha::eval {
 namespace {
 
-enum Term { Material, Mobility, ShutIn, HeartSafety, Walls, Pressure, kTerms };
-const char* kTermName[kTerms] = {"material",     "mobility", "shut-in",
-                                 "heart safety", "walls",    "pressure"};
+enum Term { Material, Mobility, ShutIn, HeartSafety, Walls, Pressure, Hunt, kTerms };
+const char* kTermName[kTerms] = {"material", "mobility", "shut-in", "heart safety",
+                                 "walls",    "pressure", "hunt"};
+
+// The hunt (issue 28: games drawn by repetition or the move count while one player led by
+// thousands of centi-pawns, its men never going near the heart it could not yet reach): a
+// player whose material exceeds an opponent's by kHuntLead or more gains kHuntCp for each
+// step each of its men (walls aside) stands closer than kHuntReach steps to that opponent's
+// heart, so the search walks its men toward the heart it must take, as a chess engine's
+// mop-up term brings its king to the lone king. Not tuned: set by matches (docs/search.md).
+constexpr int kHuntLead = 700;  // centi-pawns of material
+constexpr int kHuntReach = 6;   // steps
+constexpr int kHuntCp = 4;      // centi-pawns a step a man
+
+/// The hunt term of colour c (centi-pawns), its material `mine` under the same weights.
+int hunt(const Position& pos, Colour c, int mine, const WeightTable& w) {
+    if (pos.phase() != Phase::Play) return 0;
+    const Bitboard men = pos.pieces(c) & ~pos.pieces(c, WALL);
+    int v = 0;
+    for (int o = 0; o < pos.players(); ++o) {
+        const Cell h = pos.heart(Colour(o));
+        if (o == c || !pos.is_in(Colour(o)) || h == NO_CELL) continue;
+        if (mine - material(pos, Colour(o), w) < kHuntLead) continue;
+        for (Bitboard b = men; b;)
+            v += kHuntCp * std::max(0, kHuntReach - geo::distance(pop_lsb(b), h));
+    }
+    return v;
+}
 
 using Terms = std::array<int, kTerms>;
 
@@ -55,6 +80,7 @@ Terms terms_for(const Position& pos, Colour c, const std::array<Reach, kColours>
     Bitboard movers = pos.pieces(c) & ~pos.pieces(c, WALL);
     if (pos.phase() == Phase::Play) t[ShutIn] = -w[SHUT_IN] * popcount(movers & ~r.mobile);
     t[Pressure] = taper(w[PRESSURE_MG], w[PRESSURE_EG], phase) * popcount(r.targets);
+    t[Hunt] = hunt(pos, c, t[Material], w);
 
     const Cell h = pos.heart(c);
     if (h != NO_CELL) {

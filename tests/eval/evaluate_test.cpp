@@ -1,0 +1,62 @@
+// tests/eval/evaluate_test.cpp: the classical evaluation's hunt term (eval/evaluate.cpp):
+// a player far ahead in material is drawn toward the heart it must take.
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+
+#include "engine/geometry.h"
+#include "eval/evaluate.h"
+#include "test_util.h"
+
+using namespace klinzha;
+
+namespace {
+
+/// The `hunt` row of the evaluation's trace: green, blue, black ("-" for a colour out: -1).
+std::array<int, 3> hunt_row(const Position& p) {
+    std::istringstream in(eval::trace(p));
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("hunt", 0) != 0) continue;
+        std::istringstream row(line.substr(4));
+        std::array<int, 3> v{-1, -1, -1};
+        for (auto& x : v) {
+            std::string s;
+            row >> s;
+            x = s == "-" || s.empty() ? -1 : std::stoi(s);
+        }
+        return v;
+    }
+    FAIL("no hunt row in the trace");
+    return {};
+}
+
+/// 4 cp for each step each listed man stands closer than 6 steps to `heart`: the rule as
+/// docs/search.md states it, from the board's distances.
+int expected(std::initializer_list<const char*> men, const char* heart) {
+    int v = 0;
+    const Cell h = *geo::parse_cell(heart);
+    for (const char* m : men) v += 4 * std::max(0, 6 - geo::distance(*geo::parse_cell(m), h));
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("evaluation: the hunt draws a player far ahead toward the opponent's heart") {
+    // Green: pawn (carrying its heart), rook, queen, knight, a wall: 1,276 cp of material
+    // against Blue's lone pawn (27 cp); a lead of 700 or more turns the hunt on.
+    const Position ahead = testutil::make("2 Hi99,Pi99,Rd27,Qd28,Nc28,Wg79 Ha19,Pa19 - g play 0 1");
+    const auto h = hunt_row(ahead);
+    CHECK(h[0] == expected({"i99", "d27", "d28", "c28"}, "a19"));  // the wall does not count
+    CHECK(h[0] > 0);
+    CHECK(h[1] == 0);
+    // The rook four steps nearer the heart: 16 cp more.
+    const Position nearer =
+        testutil::make("2 Hi99,Pi99,Rb18,Qd28,Nc28,Wg79 Ha19,Pa19 - g play 0 1");
+    CHECK(hunt_row(nearer)[0] == expected({"i99", "b18", "d28", "c28"}, "a19"));
+    CHECK(hunt_row(nearer)[0] == h[0] + 16);  // d27 -> b18: 6 steps -> 2
+    // A lead under 700 cp (pawn and rook against a pawn): no hunt.
+    const Position level = testutil::make("2 Hi99,Pi99,Rb18 Ha19,Pa19 - g play 0 1");
+    CHECK(hunt_row(level)[0] == 0);
+}
