@@ -83,7 +83,7 @@ TEST_CASE("mcts: the root player saves its heart from the coalition") {
     CHECK_FALSE(attacks_heart(p, BLUE, GREEN));
 }
 
-TEST_CASE("mcts: the same search twice gives the same move and nodes; lines are legal") {
+TEST_CASE("mcts: the same search twice gives the same move and nodes, and legal lines") {
     const char* fen =
         "3 Hg79,Qf58,Rh56,Bg47,Ni56,Ni66,Pg79,Pi67,Pi89,Wh78 Hh24,Qh24,Rh45,Bf25,Ni44,Ni45,Pf15,"
         "Pi12,Pi34,Wg36 Hc18,Qd28,Rc18,Be49,Ne27,Nf37,Pb19,Pe16,Pe26,We37 g play 0 1";
