@@ -1,6 +1,7 @@
 // search/mcts.cpp: Monte Carlo tree search for three players (MultiplayerSearch mcts; the
-// tree in mcts.h): max^n backups of one value per player, the evaluation at the leaves (the
-// mover's standing after a quiescence, the others' static standings), PUCT selection with a
+// tree in mcts.h): max^n backups of one value per player, the evaluation at the leaves (each
+// player's standing after a quiescence with it as the root; Params::quiescence_all false: the
+// mover's alone, the others' static standings), PUCT selection with a
 // prior from move ordering, Progressive History. Kinta's fights take an outcome drawn by
 // their odds each time they are played (an open-loop tree: a node stands for the moves, not
 // for one position). Sources: SPEC 7 (three players), 26 (Kinta); the papers in mcts.h.

@@ -400,9 +400,10 @@ class Worker {
     /// The values of a finished game (SPEC 7: the winner 1; a draw shared among the players
     /// in): true and u set, or false when the game goes on.
     bool mcts_game_end(std::array<float, kColours>& u) const;
-    /// The values of a leaf at `ply`: the mover's standing after the captures settle (the
-    /// quiescence with the mover as root), each other player's static standing; 0 for a
-    /// player out. A mover without a legal move drops out first (SPEC 7).
+    /// The values of a leaf at `ply`: each player's standing after the captures settle (the
+    /// quiescence with that player as root; with Params::quiescence_all false, the mover's
+    /// alone and the others' static standings); 0 for a player out. A mover without a legal
+    /// move drops out first (SPEC 7).
     std::array<float, kColours> mcts_leaf(MctsState& s, int ply);
     /// Colour c's static standing in centi-pawns (the network's when it applies), scaled
     /// toward the move-count draw as static_eval is.
