@@ -11,6 +11,8 @@
 #include <random>
 #include <set>
 
+#include <spdlog/spdlog.h>
+
 #include "engine/geometry.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
@@ -225,12 +227,12 @@ std::optional<double> proposal_value(Move m, const std::vector<BoardScore>& row,
     const double value = 0.75 * mean + 0.25 * worst - 80.0 * double(int(k) - legal_n) / double(k) +
                          params.win_cp * sh.win / n_all + params.threat_cp * sh.threat / n_all -
                          params.danger_cp * sh.danger / n_all - params.exposure_cp * open;
-    if (std::getenv("KLINZHA_BLIND_DEBUG"))
-        std::fprintf(stderr,
-                     "%s mean %.0f worst %d legal %d/%d win %d threat %d danger %d n %d open "
-                     "%.2f value %.0f\n",
-                     move_to_string(m).c_str(), mean, worst, legal_n, int(k), sh.win, sh.threat,
-                     sh.danger, sh.n, open, value);
+    // `klinzha --log-level debug`: each proposal's terms on standard error.
+    spdlog::debug(
+        "blind proposal {} mean {:.0f} worst {} legal {}/{} win {} threat {} danger {} "
+        "n {} open {:.2f} value {:.0f}",
+        move_to_string(m), mean, worst, legal_n, int(k), sh.win, sh.threat, sh.danger, sh.n, open,
+        value);
     return value;
 }
 
