@@ -159,6 +159,20 @@ std::map<std::uint32_t, Share> belief_shares(const Belief& belief,
     return shares;
 }
 
+/// `klinzha --log-level debug`: how many of the belief's boards hold an opposing heart on
+/// each cell (the hunt's picture), one line on standard error.
+void log_hearts(const Belief& belief, Colour us) {
+    if (!spdlog::should_log(spdlog::level::debug)) return;
+    std::map<std::string, int> hearts;
+    for (std::size_t i = 0; i < belief.size(); ++i)
+        for (int c = 0; c < belief.board(i).players(); ++c)
+            if (c != us && belief.board(i).heart(Colour(c)) != NO_CELL)
+                ++hearts[geo::cell_name(belief.board(i).heart(Colour(c)))];
+    std::string line;
+    for (const auto& [cell, n] : hearts) line += " " + cell + ":" + std::to_string(n);
+    spdlog::debug("blind hearts on {} boards:{}", belief.size(), line);
+}
+
 /// Step 3's boards: up to `samples` distinct boards of the belief, drawn in an order seeded
 /// by the view's history (the same line gives the same answer).
 std::vector<const Position*> distinct_boards(const Belief& belief, const blind::View& view,
@@ -376,6 +390,7 @@ void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
     const Position& v = view.position();
     // Step 2b: the shares over the belief, and how open our heart is after each proposal.
     const std::map<std::uint32_t, Share> shares = belief_shares(belief_, proposals, us, stop_);
+    log_hearts(belief_, us);
     const std::array<double, kPieceTypes> expected = expected_men(belief_, us);
     std::map<std::uint32_t, double> open;  // exposure() of the view after each proposal
     for (Move m : proposals) {
