@@ -320,6 +320,7 @@ void Position::capture_heart(State& s, Colour us, Colour victim) {
     s.key ^= zobrist::heart(victim, s.heart[victim]);
     s.heart[victim] = NO_CELL;
     s.heart_taker = us;
+    ++s.hearts_taken[us];
     set_courier(s, victim, NO_CELL);
     if (rules_.reflective) return;
     s.out |= std::uint8_t(1 << victim);

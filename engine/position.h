@@ -75,6 +75,9 @@ class Position {
         /// see (its men are hidden), so that whose turn it is and the phase still follow the
         /// placement counts. Zero outside views.
         std::array<std::uint8_t, kColours> unseen{};
+        /// RH 11.1: per colour, the hearts it has taken in this history (a position string
+        /// starts at zero; the colour credited is capture_heart's `us`).
+        std::array<std::uint8_t, kColours> hearts_taken{};
     };
 
     /// Kinta (SPEC 26): each cell's warrior strength, 0 meaning the initial strength of the
@@ -111,6 +114,8 @@ class Position {
     std::uint64_t key() const { return state().key; }
     /// True while colour c takes part (it is one of the players and not out).
     bool is_in(Colour c) const { return !((state().out >> c) & 1); }
+    /// RH 11.1: the hearts colour c has taken in this position's history (0 to 2).
+    int hearts_taken(Colour c) const { return state().hearts_taken[c]; }
     /// Number of players still in.
     int players_in() const;
     /// The next colour after c in turn order (g, b, k) that is still in; c itself if it is

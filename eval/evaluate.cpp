@@ -127,7 +127,7 @@ int sum(const Terms& t) {
 
 namespace {
 
-/// us against the mean of the other colours still in.
+/// us against the mean of the other colours still in, the hearts taken (RH 11.1) included.
 int combine(const Position& pos, Colour us, const std::array<std::int32_t, kColours>& total) {
     int others = 0, n = 0;
     for (int c = 0; c < kColours; ++c)
@@ -135,7 +135,7 @@ int combine(const Position& pos, Colour us, const std::array<std::int32_t, kColo
             others += total[c];
             ++n;
         }
-    return n ? total[us] - others / n : total[us];
+    return (n ? total[us] - others / n : total[us]) + heart_points(pos, us);
 }
 
 std::array<std::int32_t, kColours> totals(const Position& pos, std::array<Reach, kColours>* reach,
@@ -209,11 +209,23 @@ int nnue_evaluate(const Position& pos, Colour c) {
     return nnue::evaluate(net, acc, pos, c);
 }
 
+int heart_points(const Position& pos, Colour us) {
+    if (pos.players() != 3) return 0;
+    int others = 0, n = 0;
+    for (int c = 0; c < kColours; ++c)
+        if (c != us && pos.is_in(Colour(c))) {
+            others += pos.hearts_taken(Colour(c));
+            ++n;
+        }
+    const int diff = n ? pos.hearts_taken(us) * n - others : pos.hearts_taken(us);
+    return n ? kHeartPoint * diff / n : kHeartPoint * diff;
+}
+
 int evaluate(const Position& pos, Colour us, std::array<Reach, kColours>* reach) {
     // Reflective (SPEC 21): one army, and both players always have the same moves, so no
     // static term favours either; the search decides by heart captures and lost positions.
     if (pos.rules().reflective) return 0;
-    if (!reach && nnue_applies(pos)) return nnue_evaluate(pos, us);
+    if (!reach && nnue_applies(pos)) return nnue_evaluate(pos, us) + heart_points(pos, us);
     return combine(pos, us, totals(pos, reach));
 }
 
@@ -224,7 +236,7 @@ int evaluate_with(const Position& pos, Colour us, const WeightTable& w) {
 
 int evaluate(const Position& pos, Colour us, EvalCache& cache) {
     if (pos.rules().reflective) return 0;
-    if (nnue_applies(pos)) return nnue_evaluate(pos, us);
+    if (nnue_applies(pos)) return nnue_evaluate(pos, us) + heart_points(pos, us);
     auto& e = cache.slot(pos.key());
     if (!e.valid || e.key != pos.key()) {
         e.total = totals(pos, nullptr);

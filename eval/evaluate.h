@@ -117,6 +117,16 @@ int evaluate(const Position& pos, Colour us, EvalCache& cache);
 int evaluate_for_mover(const Position& pos, Colour root);
 int evaluate_for_mover(const Position& pos, Colour root, EvalCache& cache);
 
+/// RH 11.1 in three players: a heart taken is worth kHeartPoint centi-pawns to its taker
+/// in the standing, so that a leader takes a weak player's heart (the point is its own for
+/// good) though the standing against the one player left may fall when it does.
+inline constexpr int kHeartPoint = 1000;
+
+/// The hearts taken in this position's history (Position::hearts_taken), combined as the
+/// standing is: kHeartPoint x (us's hearts minus the mean of the others still in), in
+/// centi-pawns for colour `us`. 0 outside three-player games. Source: RH 11.1, SPEC 7.
+int heart_points(const Position& pos, Colour us);
+
 /// Kinta (SPEC 26): a warrior's material value falls linearly with its strength, to this
 /// percentage of its value at strength 0 (a weak man still moves, blocks and threatens).
 inline constexpr int kKintaFloor = 40;

@@ -182,12 +182,32 @@ int Worker::toward_draw(int v) const {
     return v * (2 * limit - hm) / (2 * limit);
 }
 
+int Worker::heart_lateness(Colour us) const {
+    if (pos_.players() != 3 || pos_.state().hearts_taken == pos_.state_at(root_ply_).hearts_taken)
+        return 0;
+    std::array<int, kColours> late{};
+    for (int p = pos_.ply(); p > root_ply_; --p) {
+        const auto& now = pos_.state_at(p).hearts_taken;
+        const auto& before = pos_.state_at(p - 1).hearts_taken;
+        for (int c = 0; c < kColours; ++c) late[c] += (now[c] - before[c]) * (p - root_ply_);
+    }
+    int others = 0, n = 0;
+    for (int c = 0; c < kColours; ++c)
+        if (c != us && pos_.is_in(Colour(c))) {
+            others += late[c];
+            ++n;
+        }
+    return kHeartLateness * (n ? late[us] - others / n : late[us]);
+}
+
 int Worker::static_eval() {
+    const int late = heart_lateness(root_);
     if (net_ && eval::nnue_applies(pos_)) {
-        const int v = nnue_standing(root_);
+        const int v = nnue_standing(root_) + eval::heart_points(pos_, root_) - late;
         return toward_draw(pos_.to_move() == root_ ? v : -v);
     }
-    int v = toward_draw(eval::evaluate_for_mover(pos_, root_, eval_cache_));
+    int v = toward_draw(eval::evaluate_for_mover(pos_, root_, eval_cache_) -
+                        (pos_.to_move() == root_ ? late : -late));
     if (sh_.noise_seed && pos_.phase() != Phase::Play) {
         std::uint64_t h = (pos_.key() ^ sh_.noise_seed) * 0x9E3779B97F4A7C15ULL;
         v += int((h >> 60) % 11) - 5;  // vary choices among near-equal setups
@@ -481,7 +501,9 @@ int Worker::qsearch(int alpha, int beta, int ply, int qply) {
         bool lazy_low = false;
         if (pos_.phase() == Phase::Play) {
             // Scaled as static_eval is (toward_draw shrinks, so the margins still bound).
-            const int quick = toward_draw(eval::material_for_mover(pos_, root_));
+            const int late = heart_lateness(root_);
+            const int quick = toward_draw(eval::material_for_mover(pos_, root_) -
+                                          (pos_.to_move() == root_ ? late : -late));
             if (quick - eval::kLazyMarginBelow >= beta) return quick - eval::kLazyMarginBelow;
             if (quick + eval::kLazyMarginAbove <= alpha) {
                 best = quick + eval::kLazyMarginAbove;

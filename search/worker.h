@@ -202,6 +202,15 @@ class Worker {
     /// ahead prefers the captures that reset the count, and a lead that cannot be converted
     /// fades smoothly instead of dropping to 0 only when the rule enters the horizon.
     int toward_draw(int v) const;
+    /// RH 11.1 in three players: a heart taken sooner is worth more. For the hearts taken
+    /// on the path from the root to here, kHeartLateness centi-pawns a ply between the root
+    /// and the capture, combined as the standing (the taker's lateness against the mean of
+    /// the others still in): what colour `us` loses, in centi-pawns (0 when no heart fell on
+    /// the path). Without it a capture at the horizon scores as high as one now (higher:
+    /// toward_draw rewards a later reset of the move count), and a leader defers the capture
+    /// move after move.
+    int heart_lateness(Colour us) const;
+    static constexpr int kHeartLateness = 20;
 
     int static_eval();
 

@@ -60,3 +60,25 @@ TEST_CASE("evaluation: the hunt draws a player far ahead toward the opponent's h
     const Position level = testutil::make("2 Hi99,Pi99,Rb18 Ha19,Pa19 - g play 0 1");
     CHECK(hunt_row(level)[0] == 0);
 }
+
+TEST_CASE("evaluation: a heart taken in three players counts its RH 11.1 point for its taker") {
+    // Green's rook on c29 takes Black's lone heart on c28 (RH 5.1: Black is out, its wall
+    // passes to Green). RH 11.1 gives Green +1, Blue 0: Green's standing against Blue (the one
+    // other player still in) gains kHeartPoint, Blue's loses it, before and after alike by
+    // the same board terms.
+    Position p = testutil::make(
+        "3 Hd17,Qd17,Rc29,Bg46,Ph79,Wg47 Hi12,Ph13,Pi12,Wg35 Hc28,Wb19 g play 44 78");
+    CHECK(p.hearts_taken(GREEN) == 0);
+    CHECK(eval::heart_points(p, GREEN) == 0);
+    testutil::play(p, "c29c28");
+    REQUIRE_FALSE(p.is_in(BLACK));
+    CHECK(p.hearts_taken(GREEN) == 1);
+    CHECK(p.hearts_taken(BLUE) == 0);
+    CHECK(eval::heart_points(p, GREEN) == eval::kHeartPoint);
+    CHECK(eval::heart_points(p, BLUE) == -eval::kHeartPoint);
+    // The evaluation is the board standing plus the point: the same position read from its
+    // string (no history, so no heart taken) lies kHeartPoint below for Green.
+    const Position fresh = testutil::make(p.fen());
+    CHECK(fresh.hearts_taken(GREEN) == 0);
+    CHECK(eval::evaluate(p, GREEN) - eval::evaluate(fresh, GREEN) == eval::kHeartPoint);
+}

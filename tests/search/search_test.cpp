@@ -165,3 +165,17 @@ TEST_CASE("bench: the node count is the same in two runs") {
     CHECK(ra.nodes == rb.nodes);
     CHECK(ra.nodes > 1000);
 }
+
+TEST_CASE("three players: a leader takes a weak player's heart at once (RH 11.1)") {
+    // Green stands 17 pawns up; Black has a lone heart on c28 that Green's rook (c29) and
+    // queen (d17, carrying Green's heart) can take. A self-play game from here was drawn by
+    // repetition: the capture was worth no more now than at the horizon, so it was deferred
+    // move after move. A heart taken counts its point (RH 11.1), sooner more than later.
+    const char* fen = "3 Hd17,Qd17,Rc29,Bg46,Ph79,Wg47 Hi12,Ph13,Pi12,Wg35 Hc28,Wb19 g play 44 78";
+    for (int depth : {5, 6, 7}) {
+        CAPTURE(depth);
+        auto r = search(fen, depth);
+        const Position p = testutil::make(fen);
+        CHECK(p.heart_victim(r.best) == BLACK);
+    }
+}
