@@ -26,18 +26,19 @@ const char* kTermName[kTerms] = {"material", "mobility", "shut-in", "heart safet
 // heart, so the search walks its men toward the heart it must take, as a chess engine's
 // mop-up term brings its king to the lone king. Not tuned: set by matches (docs/search.md).
 constexpr int kHuntLead = 700;  // centi-pawns of material
-constexpr int kHuntReach = 6;   // steps
+constexpr int kHuntReach = 12;  // steps
 constexpr int kHuntCp = 4;      // centi-pawns a step a man
 
-/// The hunt term of colour c (centi-pawns), its material `mine` under the same weights.
-int hunt(const Position& pos, Colour c, int mine, const WeightTable& w) {
+/// The hunt term of colour c (centi-pawns), given every colour's material (material()
+/// under the same weights; colours out ignored).
+int hunt(const Position& pos, Colour c, const std::array<int, kColours>& mat) {
     if (pos.phase() != Phase::Play) return 0;
     const Bitboard men = pos.pieces(c) & ~pos.pieces(c, WALL);
     int v = 0;
     for (int o = 0; o < pos.players(); ++o) {
         const Cell h = pos.heart(Colour(o));
         if (o == c || !pos.is_in(Colour(o)) || h == NO_CELL) continue;
-        if (mine - material(pos, Colour(o), w) < kHuntLead) continue;
+        if (mat[c] - mat[o] < kHuntLead) continue;
         for (Bitboard b = men; b;)
             v += kHuntCp * std::max(0, kHuntReach - geo::distance(pop_lsb(b), h));
     }
@@ -71,16 +72,16 @@ int taper(int mg, int eg, int phase) {
     return (mg * phase + eg * (256 - phase)) / 256;
 }
 
-Terms terms_for(const Position& pos, Colour c, const std::array<Reach, kColours>& reach, int phase,
-                const WeightTable& w) {
+Terms terms_for(const Position& pos, Colour c, const std::array<Reach, kColours>& reach,
+                const std::array<int, kColours>& mat, int phase, const WeightTable& w) {
     Terms t{};
-    t[Material] = material(pos, c, w);
+    t[Material] = mat[c];
     const Reach& r = reach[c];
     t[Mobility] = taper(w[MOBILITY_MG], w[MOBILITY_EG], phase) * r.moves;
     Bitboard movers = pos.pieces(c) & ~pos.pieces(c, WALL);
     if (pos.phase() == Phase::Play) t[ShutIn] = -w[SHUT_IN] * popcount(movers & ~r.mobile);
     t[Pressure] = taper(w[PRESSURE_MG], w[PRESSURE_EG], phase) * popcount(r.targets);
-    t[Hunt] = hunt(pos, c, t[Material], w);
+    t[Hunt] = hunt(pos, c, mat);
 
     const Cell h = pos.heart(c);
     if (h != NO_CELL) {
@@ -110,10 +111,13 @@ std::array<Terms, kColours> all_terms(const Position& pos,
     auto& reach = reach_out ? *reach_out : local;
     for (int c = 0; c < kColours; ++c)
         if (pos.is_in(Colour(c))) reach[c] = reach_of(pos, Colour(c));
+    std::array<int, kColours> mat{};
+    for (int c = 0; c < kColours; ++c)
+        if (pos.is_in(Colour(c))) mat[c] = material(pos, Colour(c), w);
     std::array<Terms, kColours> terms{};
     const int phase = game_phase(pos);
     for (int c = 0; c < kColours; ++c)
-        if (pos.is_in(Colour(c))) terms[c] = terms_for(pos, Colour(c), reach, phase, w);
+        if (pos.is_in(Colour(c))) terms[c] = terms_for(pos, Colour(c), reach, mat, phase, w);
     return terms;
 }
 

@@ -32,12 +32,12 @@ std::array<int, 3> hunt_row(const Position& p) {
     return {};
 }
 
-/// 4 cp for each step each listed man stands closer than 6 steps to `heart`: the rule as
+/// 4 cp for each step each listed man stands closer than 12 steps to `heart`: the rule as
 /// docs/search.md states it, from the board's distances.
 int expected(std::initializer_list<const char*> men, const char* heart) {
     int v = 0;
     const Cell h = *geo::parse_cell(heart);
-    for (const char* m : men) v += 4 * std::max(0, 6 - geo::distance(*geo::parse_cell(m), h));
+    for (const char* m : men) v += 4 * std::max(0, 12 - geo::distance(*geo::parse_cell(m), h));
     return v;
 }
 
