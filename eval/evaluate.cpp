@@ -133,13 +133,7 @@ namespace {
 
 /// us against the mean of the other colours still in, the hearts taken (RH 11.1) included.
 int combine(const Position& pos, Colour us, const std::array<std::int32_t, kColours>& total) {
-    int others = 0, n = 0;
-    for (int c = 0; c < kColours; ++c)
-        if (c != us && pos.is_in(Colour(c))) {
-            others += total[c];
-            ++n;
-        }
-    return (n ? total[us] - others / n : total[us]) + heart_points(pos, us);
+    return against_others(pos, us, total) + heart_points(pos, us);
 }
 
 std::array<std::int32_t, kColours> totals(const Position& pos, std::array<Reach, kColours>* reach,
@@ -213,16 +207,21 @@ int nnue_evaluate(const Position& pos, Colour c) {
     return nnue::evaluate(net, acc, pos, c);
 }
 
-int heart_points(const Position& pos, Colour us) {
-    if (pos.players() != 3) return 0;
+int against_others(const Position& pos, Colour us, const std::array<int, kColours>& v) {
     int others = 0, n = 0;
     for (int c = 0; c < kColours; ++c)
         if (c != us && pos.is_in(Colour(c))) {
-            others += pos.hearts_taken(Colour(c));
+            others += v[c];
             ++n;
         }
-    const int diff = n ? pos.hearts_taken(us) * n - others : pos.hearts_taken(us);
-    return n ? kHeartPoint * diff / n : kHeartPoint * diff;
+    return n ? v[us] - others / n : v[us];
+}
+
+int heart_points(const Position& pos, Colour us) {
+    if (pos.players() != 3) return 0;
+    std::array<int, kColours> points{};
+    for (int c = 0; c < kColours; ++c) points[c] = kHeartPoint * pos.hearts_taken(Colour(c));
+    return against_others(pos, us, points);
 }
 
 int evaluate(const Position& pos, Colour us, std::array<Reach, kColours>* reach) {

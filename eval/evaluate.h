@@ -117,6 +117,12 @@ int evaluate(const Position& pos, Colour us, EvalCache& cache);
 int evaluate_for_mover(const Position& pos, Colour root);
 int evaluate_for_mover(const Position& pos, Colour root, EvalCache& cache);
 
+/// Colour us's value against the mean of the values of the other colours still in (integer
+/// division), v holding one value per colour in any unit: how the standing combines the
+/// players' totals (SPEC 7; in two players us's value less the opponent's; with no other
+/// colour in, v[us]).
+int against_others(const Position& pos, Colour us, const std::array<int, kColours>& v);
+
 /// RH 11.1 in three players: a heart taken is worth kHeartPoint centi-pawns to its taker
 /// in the standing, so that a leader takes a weak player's heart (the point is its own for
 /// good) though the standing against the one player left may fall when it does.

@@ -191,13 +191,7 @@ int Worker::heart_lateness(Colour us) const {
         const auto& before = pos_.state_at(p - 1).hearts_taken;
         for (int c = 0; c < kColours; ++c) late[c] += (now[c] - before[c]) * (p - root_ply_);
     }
-    int others = 0, n = 0;
-    for (int c = 0; c < kColours; ++c)
-        if (c != us && pos_.is_in(Colour(c))) {
-            others += late[c];
-            ++n;
-        }
-    return kHeartLateness * (n ? late[us] - others / n : late[us]);
+    return kHeartLateness * eval::against_others(pos_, us, late);
 }
 
 int Worker::static_eval() {
