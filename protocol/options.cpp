@@ -174,6 +174,9 @@ void add_planner_options(std::vector<Option>& t) {
              "when that opponent moves before us"},
             {"SetupThreatLater", &SetupPlanner::Params::threat_later_cp, 100000,
              "setup planner: the same when we move first"},
+            {"SetupBlindCover", &SetupPlanner::Params::open_knight_cp, 10000,
+             "setup planner, Blind only: cp per cell from which an unseen opposing knight "
+             "could take the planned heart (no own man on it, in no own wall's zone)"},
             {"SetupVariety", &SetupPlanner::Params::variety_cp, 1000,
              "setup planner: cp window of near-equal setups chosen among at random"},
             {"SetupSearch", &SetupPlanner::Params::judged, 16,

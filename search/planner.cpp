@@ -44,6 +44,7 @@ class Scorer {
                 int n = reach[o].heart_attackers[us_];
                 v -= n * (o < us_ ? params_.threat_first_cp : params_.threat_later_cp);
             }
+            if (p_.rules().blind) v -= params_.open_knight_cp * open_knight_cells(h);
             ++evaluations;
             best = std::max(best, v);
         });
@@ -52,6 +53,15 @@ class Scorer {
     }
 
   private:
+    /// The cells from which an opposing knight could take a heart on h: a knight's moves
+    /// from h (they are symmetric) less our men and our walls' zones (SPEC 5: no opposing
+    /// piece lands in them).
+    int open_knight_cells(Cell h) const {
+        Bitboard from = 0;
+        for (const geo::PathEntry& e : geo::paths(geo::PathClass::Knight, h)) from |= bit(e.dest);
+        return popcount(from & ~p_.pieces(us_) & ~p_.zones(us_));
+    }
+
     Position p_;
     Colour us_;
     SetupPlanner::Params params_;

@@ -33,6 +33,11 @@ class SetupPlanner {
         int threat_first_cp = 3000;
         /// The same when we move first and can still react.
         int threat_later_cp = 200;
+        /// Blind (SPEC 25) only: penalty per cell from which an opposing knight could take
+        /// the planned heart, where no own man stands and no own wall's zone lies. Unseen
+        /// knights (fliers: nothing blocks them) take most of the hearts a blind player loses
+        /// (docs/search.md); the men of a setup cover those cells, a zone for good.
+        int open_knight_cp = 100;
         /// Setups scoring within this many centi-pawns of the best count as near-equal; one
         /// of them is chosen at random (vary), and the greedy construction adds noise of
         /// +-variety_cp/2 to each cell's score.

@@ -157,3 +157,43 @@ TEST_CASE("planner: SetupSearch takes the candidate its judge likes best, in ord
     CHECK_FALSE(s.judged);
     CHECK(is_legal(a, s.move));
 }
+
+TEST_CASE("planner: a blind setup covers the cells an unseen knight would take its heart from") {
+    // SPEC 25: a blind player sees no opposing man, and knights (nothing blocks them) take
+    // most of the hearts it loses. Over the blind setups from the empty board, the heart cell
+    // the setup leaves best covered (own men or own walls' zones on the knight's cells
+    // around it) has fewer open cells with Params::open_knight_cp than without it.
+    Rules blind;
+    blind.blind = true;
+    auto least_open = [](const Position& p, Colour us) {
+        int least = 99;
+        const Bitboard spots =
+            (p.pieces(us, QUEEN) | p.pieces(us, ROOK) | p.pieces(us, PAWN)) & ~p.all_zones();
+        for_each_cell(spots, [&](Cell h) {
+            Bitboard from = 0;
+            for (const geo::PathEntry& e : geo::paths(geo::PathClass::Knight, h))
+                from |= bit(e.dest);
+            least = std::min(least, popcount(from & ~p.pieces(us) & ~p.zones(us)));
+        });
+        return least;
+    };
+    int with = 0, without = 0;
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        for (int cover : {0, 1}) {
+            SetupPlanner planner;
+            SetupPlanner::Params params;
+            params.judged = 0;
+            params.open_knight_cp = cover ? SetupPlanner::Params{}.open_knight_cp : 0;
+            std::mt19937_64 rng(seed);
+            Position p(2, blind);
+            while (p.phase() == Phase::Place && p.to_move() == GREEN)
+                p.do_move(planner.next(p, params, 2, always, rng, true).move);
+            REQUIRE(p.piece_count(GREEN) == 9);
+            (cover ? with : without) += least_open(p, GREEN);
+        }
+    }
+    MESSAGE("open knight cells around the best heart cell, six setups: " << with << " with the "
+                                                                         << "cover, " << without
+                                                                         << " without");
+    CHECK(with < without);
+}
