@@ -144,8 +144,8 @@ TEST_CASE("belief: a hidden heart standing alone stays among the boards' cells")
         }
     }
     MESSAGE("turns with the opponent's heart alone " << alone << ", held by some board " << held
-                                                       << ", mean share on its cell "
-                                                       << mass / std::max(alone, 1));
+                                                     << ", mean share on its cell "
+                                                     << mass / std::max(alone, 1));
     REQUIRE(alone > 100);
     CHECK(held * 20 >= alone * 11);  // 55%: 59% with the lone hearts moved, 41% without
 }
