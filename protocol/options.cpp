@@ -138,6 +138,9 @@ void add_blind_options(std::vector<Option>& t) {
              "Blind: centi-pawns against leaving the heart open on every board"},
             {"BlindThreat", [](BP& p) -> int& { return p.threat_cp; }, 0, 20000,
              "Blind: centi-pawns for threatening a heart on every board"},
+            {"BlindExplore", [](BP& p) -> int& { return p.explore_cp; }, 0, 20000,
+             "Blind: centi-pawns for a move to a cell none of our men stood on lately, times "
+             "the share of the boards holding a lone opposing heart (the hunt)"},
         };
         for (const BlindOption& bo : kBlindOptions) {
             BP defaults;

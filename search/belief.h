@@ -73,6 +73,11 @@ class Belief {
     std::size_t size() const { return live_.size(); }
     const Position& board(std::size_t i) const { return live_[i].pos; }
     const Stats& stats() const { return stats_; }
+    /// The observations read so far, and the last of them at which one of the viewer's men
+    /// stood on `sq` (-1: never since the belief started): a lone heart there since would
+    /// have been taken.
+    int observed() const { return int(observed_); }
+    int last_stood(Cell sq) const { return last_stood_[sq]; }
     /// Forgets everything (ucinewgame).
     void clear();
 

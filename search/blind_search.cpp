@@ -70,6 +70,11 @@ double exposure(const Position& v, Colour us, const std::array<double, kPieceTyp
 
 }  // namespace
 
+bool BlindSearch::explores(const Belief& belief, Move m) {
+    return m.kind() == Move::Normal &&
+           belief.last_stood(m.to()) < belief.observed() - kExploreWindow;
+}
+
 BlindSearch::~BlindSearch() {
     stop();
     wait();
@@ -159,6 +164,23 @@ std::map<std::uint32_t, Share> belief_shares(const Belief& belief,
     return shares;
 }
 
+/// The share of the belief's boards (up to 128) where an opposing heart stands alone.
+double lone_share(const Belief& belief, Colour us) {
+    const std::size_t nb = std::min<std::size_t>(belief.size(), 128);
+    int lone = 0;
+    for (std::size_t i = 0; i < nb; ++i) {
+        const Position& b = belief.board(i * belief.size() / nb);
+        for (int c = 0; c < b.players(); ++c) {
+            const Cell h = b.heart(Colour(c));
+            if (c != us && h != NO_CELL && b.man_on(h) == kNoMan) {
+                ++lone;
+                break;
+            }
+        }
+    }
+    return nb ? double(lone) / double(nb) : 0.0;
+}
+
 /// `klinzha --log-level debug`: how many of the belief's boards hold an opposing heart on
 /// each cell (the hunt's picture), one line on standard error.
 void log_hearts(const Belief& belief, Colour us) {
@@ -197,22 +219,29 @@ std::vector<const Position*> distinct_boards(const Belief& belief, const blind::
 /// leaves ours open least, the one whose view is least exposed. (votes, proposal) pairs.
 std::vector<std::pair<int, std::uint32_t>> candidates(const std::map<std::uint32_t, int>& votes,
                                                       const std::map<std::uint32_t, Share>& shares,
-                                                      const std::map<std::uint32_t, double>& open) {
+                                                      const std::map<std::uint32_t, double>& open,
+                                                      const std::set<std::uint32_t>& novel) {
     std::vector<std::pair<int, std::uint32_t>> ranked;
     for (auto& [m, n] : votes) ranked.emplace_back(n, m);
     std::sort(ranked.rbegin(), ranked.rend());
     if (ranked.size() > 6) ranked.resize(6);
-    std::uint32_t most_wins = 0, safest = 0, shut = 0, most_threats = 0;
+    std::uint32_t most_wins = 0, safest = 0, shut = 0, most_threats = 0, explorer = 0;
     int wins = 0, threats = 0, least = 1 << 30;
+    std::pair<int, int> best_explorer{-1, -1};  // (boards it takes a heart on, votes)
     double least_open = 1e9;
     for (auto& [m, sh] : shares) {
+        if (sh.legal && novel.count(m)) {
+            const auto v = votes.find(m);
+            const std::pair<int, int> key{sh.win, v == votes.end() ? 0 : v->second};
+            if (key > best_explorer) best_explorer = key, explorer = m;
+        }
         if (sh.win > wins) wins = sh.win, most_wins = m;
         if (sh.threat > threats) threats = sh.threat, most_threats = m;
         const int risk = sh.danger + (sh.n - sh.legal);
         if (sh.legal && risk < least) least = risk, safest = m;
         if (sh.legal && open.at(m) < least_open) least_open = open.at(m), shut = m;
     }
-    for (std::uint32_t m : {most_wins, most_threats, safest, shut})
+    for (std::uint32_t m : {most_wins, most_threats, safest, shut, explorer})
         if (m && std::none_of(ranked.begin(), ranked.end(), [&](auto& r) { return r.second == m; }))
             ranked.emplace_back(0, m);
     return ranked;
@@ -223,7 +252,7 @@ std::vector<std::pair<int, std::uint32_t>> candidates(const std::map<std::uint32
 /// it would be refused, with the belief's shares (wins, threats, danger) and the exposure of
 /// our heart weighed by params.
 std::optional<double> proposal_value(Move m, const std::vector<BoardScore>& row, const Share& sh,
-                                     double open, std::size_t k,
+                                     double open, double explore, std::size_t k,
                                      const BlindSearch::Params& params) {
     int legal_n = 0, scored_n = 0, worst = 1 << 20;
     double sum = 0;
@@ -240,13 +269,14 @@ std::optional<double> proposal_value(Move m, const std::vector<BoardScore>& row,
     const double n_all = std::max(1, sh.n);
     const double value = 0.75 * mean + 0.25 * worst - 80.0 * double(int(k) - legal_n) / double(k) +
                          params.win_cp * sh.win / n_all + params.threat_cp * sh.threat / n_all -
-                         params.danger_cp * sh.danger / n_all - params.exposure_cp * open;
+                         params.danger_cp * sh.danger / n_all - params.exposure_cp * open +
+                         params.explore_cp * explore;
     // `klinzha --log-level debug`: each proposal's terms on standard error.
     spdlog::debug(
         "blind proposal {} mean {:.0f} worst {} legal {}/{} win {} threat {} danger {} "
-        "n {} open {:.2f} value {:.0f}",
+        "n {} open {:.2f} explore {:.2f} value {:.0f}",
         move_to_string(m), mean, worst, legal_n, int(k), sh.win, sh.threat, sh.danger, sh.n, open,
-        value);
+        explore, value);
     return value;
 }
 
@@ -398,6 +428,13 @@ void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
         after.do_move(m);
         open[m.raw()] = exposure(after, us, expected);
     }
+    // The hunt: the proposals to cells not visited lately, weighed by how often the boards
+    // hold a lone opposing heart.
+    const double lone = v.phase() == Phase::Play ? lone_share(belief_, us) : 0.0;
+    std::set<std::uint32_t> novel;
+    if (lone > 0)
+        for (Move m : proposals)
+            if (BlindSearch::explores(belief_, m)) novel.insert(m.raw());
     // Step 3, first part: each distinct board searched among the proposals legal on it.
     const std::vector<const Position*> boards = distinct_boards(belief_, view, t.params.samples);
     const std::size_t k = boards.size();
@@ -435,7 +472,7 @@ void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
         }
     }
     // Step 2: the candidates searched on every board where they were not scored.
-    const auto ranked = candidates(votes, shares, open);
+    const auto ranked = candidates(votes, shares, open, novel);
     std::vector<std::pair<std::size_t, std::uint32_t>> todo;
     for (auto& [n, m] : ranked)
         for (std::size_t b = 0; b < k; ++b)
@@ -460,7 +497,7 @@ void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
     for (auto& [n, m] : ranked) {
         const auto value =
             proposal_value(Move::from_raw(m), table[m], shares.count(m) ? shares.at(m) : Share{},
-                           open[m], k, t.params);
+                           open[m], novel.count(m) ? lone : 0.0, k, t.params);
         if (value && *value > best_value) {
             best_value = *value;
             best = Move::from_raw(m);

@@ -14,8 +14,10 @@
 //     be refused there. Step 3: each proposal's value is 0.75 x its mean score over the boards
 //     where it is legal + 0.25 x its worst there, less 80 cp x the share of boards where it
 //     would be refused (a refusal costs clock time and tells the opponents nothing, but tells
-//     us little either). Scores are the mover's, centi-pawns; a heart capture counts 2000 less
-//     its distance in plies. The proposal of highest value is played.
+//     us little either), with the belief's shares (takes a heart, threatens one, leaves ours
+//     open), the exposure of our heart and the hunt's exploration weighed by Params. Scores
+//     are the mover's, centi-pawns; a heart capture counts 2000 less its distance in plies.
+//     The proposal of highest value is played.
 //  With `BlindSamples` 0, or when the belief holds no board, the view alone is searched as if
 //  the board held nothing else (the other players pass): the baseline of docs/search.md.
 // Limits: a clock or movetime is shared out over the boards (60% to step 1, 40% to step 2);
@@ -49,7 +51,18 @@ class BlindSearch {
         /// an opposing move on every board, threatens a heart on every board (scaled by the
         /// share of the belief's boards where it does).
         int win_cp = 3000, danger_cp = 3000, threat_cp = 1000;
+        /// The hunt for a lone heart (it never moves, SPEC 4, and the boards may all miss its
+        /// cell): centi-pawns for a move to a cell none of our men has stood on for
+        /// kExploreWindow plies, times the share of the belief's boards where an opposing
+        /// heart stands alone. Such a cell is one the hunt has not ruled out lately.
+        int explore_cp = 1000;
     };
+    static constexpr int kExploreWindow = 40;
+    /// Whether proposal m (from the view the belief was last updated with) moves a man to a
+    /// cell none of our men has stood on for the last kExploreWindow observations (plies),
+    /// from the kExploreWindow-th ply of the game on (before it, no move does): the hunt's
+    /// unexplored cells (Params::explore_cp). A placement never explores.
+    static bool explores(const Belief& belief, Move m);
 
     explicit BlindSearch(Searcher& searcher) : searcher_(searcher) {}
     ~BlindSearch();

@@ -8,6 +8,7 @@
 #include "engine/notation.h"
 #include "eval/evaluate.h"
 #include "search/belief.h"
+#include "search/blind_search.h"
 
 using namespace klinzha;
 
@@ -148,4 +149,47 @@ TEST_CASE("belief: a hidden heart standing alone stays among the boards' cells")
                                                      << mass / std::max(alone, 1));
     REQUIRE(alone > 100);
     CHECK(held * 20 >= alone * 11);  // 55%: 59% with the lone hearts moved, 41% without
+}
+
+TEST_CASE("blind search: a move explores a cell none of our men stood on in the last 40 plies") {
+    // BlindSearch::explores (the hunt's unexplored cells, from the kExploreWindow-th ply of
+    // the game on) against the game itself: the cells our men stood on after each of the
+    // last kExploreWindow plies, read from the whole positions of random blind games, not
+    // from the belief.
+    int checked = 0, explore = 0;
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        testing::BlindGame g(2, blind_rules(), seed * 101, 160);
+        const Colour me = Colour(seed % 2);
+        Belief belief(seed);
+        Belief::Params params;
+        params.boards = 16;
+        params.setups = 2;
+        std::vector<Bitboard> ours;  // our men after each ply
+        while (g.step()) {
+            ours.push_back(g.pos.pieces(me));
+            if (g.pos.to_move() != me || g.pos.game_over() || g.pos.phase() != Phase::Play)
+                continue;
+            auto parsed = blind::View::parse(me, g.start, g.tokens[me], {});
+            REQUIRE(std::holds_alternative<blind::View>(parsed));
+            const blind::View& v = std::get<blind::View>(parsed);
+            if (v.over()) break;
+            REQUIRE(belief.update(v, params, [] { return true; }));
+            if (belief.stats().approximate) continue;
+            REQUIRE(belief.observed() == int(ours.size()));
+            Bitboard recent = 0;
+            const int n = int(ours.size());
+            for (int k = std::max(1, n - BlindSearch::kExploreWindow); k <= n; ++k)
+                recent |= ours[std::size_t(k - 1)];
+            for (Move m : v.proposals()) {
+                CAPTURE(move_to_string(m));
+                const bool expected = n >= BlindSearch::kExploreWindow && !test(recent, m.to());
+                CHECK(BlindSearch::explores(belief, m) == expected);
+                explore += expected;
+                ++checked;
+            }
+        }
+    }
+    CHECK(checked > 100);
+    CHECK(explore > 0);
+    CHECK(explore < checked);
 }
