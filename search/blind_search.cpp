@@ -216,7 +216,9 @@ std::vector<const Position*> distinct_boards(const Belief& belief, const blind::
 
 /// Step 2's candidates: the six proposals the boards' searches voted for most, then the one
 /// that takes a heart on the most boards, the one that threatens one most, the one that
-/// leaves ours open least, the one whose view is least exposed. (votes, proposal) pairs.
+/// leaves ours open least, the one whose view is least exposed, and among the proposals in
+/// `novel` (BlindSearch::explores) the one that takes a heart on the most boards (then the
+/// most votes). (votes, proposal) pairs.
 std::vector<std::pair<int, std::uint32_t>> candidates(const std::map<std::uint32_t, int>& votes,
                                                       const std::map<std::uint32_t, Share>& shares,
                                                       const std::map<std::uint32_t, double>& open,
@@ -250,7 +252,8 @@ std::vector<std::pair<int, std::uint32_t>> candidates(const std::map<std::uint32
 /// Step 3's value of a proposal (centi-pawns; nullopt when no board scored it): 0.75 x its
 /// mean score over the boards + 0.25 x its worst, less 80 x the share of the k boards where
 /// it would be refused, with the belief's shares (wins, threats, danger) and the exposure of
-/// our heart weighed by params.
+/// our heart weighed by params, and `explore` (the share of boards with a lone opposing heart
+/// when m explores, else 0) times params.explore_cp.
 std::optional<double> proposal_value(Move m, const std::vector<BoardScore>& row, const Share& sh,
                                      double open, double explore, std::size_t k,
                                      const BlindSearch::Params& params) {
