@@ -51,6 +51,13 @@ std::string disagreement(const Position& b, const blind::View& v, bool refusals)
     return "";
 }
 
+/// The view of `me` in the random blind game g (its history parses: the arbiter wrote it).
+blind::View view_of(const testing::BlindGame& g, Colour me) {
+    auto parsed = blind::View::parse(me, g.start, g.tokens[me], {});
+    REQUIRE(std::holds_alternative<blind::View>(parsed));
+    return std::get<blind::View>(parsed);
+}
+
 }  // namespace
 
 TEST_CASE("belief: every board agrees with every observation over random blind games") {
@@ -68,9 +75,7 @@ TEST_CASE("belief: every board agrees with every observation over random blind g
             params.setups = 3;
             while (g.step()) {
                 if (g.pos.to_move() != me || g.pos.game_over()) continue;
-                auto parsed = blind::View::parse(me, g.start, g.tokens[me], {});
-                REQUIRE(std::holds_alternative<blind::View>(parsed));
-                blind::View& v = std::get<blind::View>(parsed);
+                blind::View v = view_of(g, me);
                 if (v.over()) break;
                 // A refused proposal: a move legal in the view that the whole position refuses.
                 MoveList whole;
@@ -130,9 +135,7 @@ TEST_CASE("belief: a hidden heart standing alone stays among the boards' cells")
         while (g.step()) {
             if (g.pos.to_move() != me || g.pos.game_over() || g.pos.phase() != Phase::Play)
                 continue;
-            auto parsed = blind::View::parse(me, g.start, g.tokens[me], {});
-            REQUIRE(std::holds_alternative<blind::View>(parsed));
-            const blind::View& v = std::get<blind::View>(parsed);
+            const blind::View v = view_of(g, me);
             if (v.over()) break;
             REQUIRE(belief.update(v, params, [] { return true; }));
             const Cell h = g.pos.heart(them);
@@ -169,9 +172,7 @@ TEST_CASE("blind search: a move explores a cell none of our men stood on in the 
             ours.push_back(g.pos.pieces(me));
             if (g.pos.to_move() != me || g.pos.game_over() || g.pos.phase() != Phase::Play)
                 continue;
-            auto parsed = blind::View::parse(me, g.start, g.tokens[me], {});
-            REQUIRE(std::holds_alternative<blind::View>(parsed));
-            const blind::View& v = std::get<blind::View>(parsed);
+            const blind::View v = view_of(g, me);
             if (v.over()) break;
             REQUIRE(belief.update(v, params, [] { return true; }));
             if (belief.stats().approximate) continue;
