@@ -44,7 +44,8 @@ class Scorer {
                 int n = reach[o].heart_attackers[us_];
                 v -= n * (o < us_ ? params_.threat_first_cp : params_.threat_later_cp);
             }
-            if (p_.rules().blind) v -= params_.open_knight_cp * open_knight_cells(h);
+            if (p_.rules().blind)
+                v -= params_.open_knight_cp * popcount(open_knight_cells(p_, us_, h));
             ++evaluations;
             best = std::max(best, v);
         });
@@ -53,15 +54,6 @@ class Scorer {
     }
 
   private:
-    /// The cells from which an opposing knight could take a heart on h: a knight's moves
-    /// from h (they are symmetric) less our men and our walls' zones (SPEC 5: no opposing
-    /// piece lands in them).
-    int open_knight_cells(Cell h) const {
-        Bitboard from = 0;
-        for (const geo::PathEntry& e : geo::paths(geo::PathClass::Knight, h)) from |= bit(e.dest);
-        return popcount(from & ~p_.pieces(us_) & ~p_.zones(us_));
-    }
-
     Position p_;
     Colour us_;
     SetupPlanner::Params params_;
@@ -131,6 +123,11 @@ Setup build(Scorer& sc, std::vector<PieceType> todo, std::mt19937_64& rng, bool 
 }
 
 }  // namespace
+
+Bitboard open_knight_cells(const Position& p, Colour us, Cell h) {
+    if (h == NO_CELL) return 0;
+    return geo::path_destinations(geo::PathClass::Knight, h) & ~p.pieces(us) & ~p.zones(us);
+}
 
 SetupPlanner::Result SetupPlanner::next(const Position& pos, const Params& params, int max_runs,
                                         const std::function<bool()>& keep_going,

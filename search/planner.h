@@ -21,6 +21,13 @@
 
 namespace klinzha {
 
+/// The cells from which an opposing knight could take `us`'s heart standing on h: a knight's
+/// destinations from h (its moves are symmetric, geo::path_destinations) less `us`'s men and
+/// its walls' zones (SPEC 5: no opposing piece lands in them). Blind's cover of the heart
+/// (SPEC 25; SetupPlanner::Params::open_knight_cp). A
+/// bitboard; empty when h is NO_CELL.
+Bitboard open_knight_cells(const Position& p, Colour us, Cell h);
+
 class SetupPlanner {
   public:
     /// The planner's own weights, in centi-pawns (the setup itself is scored by the tuned
