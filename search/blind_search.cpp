@@ -10,6 +10,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <tuple>
 
 #include <spdlog/spdlog.h>
 
@@ -70,9 +71,42 @@ double exposure(const Position& v, Colour us, const std::array<double, kPieceTyp
 
 }  // namespace
 
-bool BlindSearch::explores(const Belief& belief, Move m) {
-    return m.kind() == Move::Normal &&
-           belief.last_stood(m.to()) < belief.observed() - kExploreWindow;
+int BlindSearch::explore_since(const Belief& belief, const blind::View& view) {
+    const int window = belief.observed() - kExploreWindow;
+    const Position& v = view.position();
+    const Colour us = view.viewer();
+    const auto& history = view.history();
+    int since = -(1 << 20);
+    for (int c = 0; c < v.players(); ++c) {
+        if (c == us || !v.is_in(Colour(c))) continue;
+        bool carriers = belief.size() == 0;
+        for (std::size_t i = 0; i < belief.size() && !carriers; ++i)
+            carriers = belief.board(i).carriers(Colour(c)) != 0;
+        int bound = window;
+        if (!carriers) {
+            // The last ply, among those the belief read, that could have taken a man of c's.
+            int last = -1;
+            for (int j = std::min<int>(belief.observed(), int(history.size())) - 1; j >= 0; --j) {
+                const blind::Observation& o = history[std::size_t(j)];
+                const bool own_capture = o.kind == blind::Observation::Kind::Own &&
+                                         o.took != blind::Observation::Took::Nothing;
+                const bool third = o.kind == blind::Observation::Kind::Other && o.mover != c;
+                if (own_capture || third) {
+                    last = j;
+                    break;
+                }
+            }
+            bound = std::min(window, last + 1);
+        }
+        since = std::max(since, bound);
+    }
+    return since;
+}
+
+double BlindSearch::exploration(const Belief& belief, int since, Move m) {
+    if (m.kind() != Move::Normal || since < 0) return 0.0;
+    const int last = belief.last_stood(m.to());
+    return last < since ? double(since - last) / double(since + 1) : 0.0;
 }
 
 BlindSearch::~BlindSearch() {
@@ -164,21 +198,30 @@ std::map<std::uint32_t, Share> belief_shares(const Belief& belief,
     return shares;
 }
 
-/// The share of the belief's boards (up to 128) where an opposing heart stands alone.
-double lone_share(const Belief& belief, Colour us) {
+/// The hunt's picture over the belief's boards (up to 128): the share of them where an
+/// opposing heart stands alone, and the cells where one stands alone on some board.
+struct Hunt {
+    double lone = 0;
+    Bitboard cells = 0;
+};
+Hunt hunt_picture(const Belief& belief, Colour us) {
     const std::size_t nb = std::min<std::size_t>(belief.size(), 128);
+    Hunt hunt;
     int lone = 0;
     for (std::size_t i = 0; i < nb; ++i) {
         const Position& b = belief.board(i * belief.size() / nb);
+        bool any = false;
         for (int c = 0; c < b.players(); ++c) {
             const Cell h = b.heart(Colour(c));
             if (c != us && h != NO_CELL && b.man_on(h) == kNoMan) {
-                ++lone;
-                break;
+                any = true;
+                hunt.cells |= bit(h);
             }
         }
+        lone += any;
     }
-    return nb ? double(lone) / double(nb) : 0.0;
+    hunt.lone = nb ? double(lone) / double(nb) : 0.0;
+    return hunt;
 }
 
 /// `klinzha --log-level debug`: how many of the belief's boards hold an opposing heart on
@@ -217,24 +260,25 @@ std::vector<const Position*> distinct_boards(const Belief& belief, const blind::
 /// Step 2's candidates: the six proposals the boards' searches voted for most, then the one
 /// that takes a heart on the most boards, the one that threatens one most, the one that
 /// leaves ours open least, the one whose view is least exposed, and among the proposals in
-/// `novel` (BlindSearch::explores) the one that takes a heart on the most boards (then the
-/// most votes). (votes, proposal) pairs.
-std::vector<std::pair<int, std::uint32_t>> candidates(const std::map<std::uint32_t, int>& votes,
-                                                      const std::map<std::uint32_t, Share>& shares,
-                                                      const std::map<std::uint32_t, double>& open,
-                                                      const std::set<std::uint32_t>& novel) {
+/// `novel` (BlindSearch::exploration, weighed) the one that explores most (then
+/// takes a heart on the most boards, then has the most votes). (votes, proposal) pairs.
+std::vector<std::pair<int, std::uint32_t>> candidates(
+    const std::map<std::uint32_t, int>& votes, const std::map<std::uint32_t, Share>& shares,
+    const std::map<std::uint32_t, double>& open, const std::map<std::uint32_t, double>& novel) {
     std::vector<std::pair<int, std::uint32_t>> ranked;
     for (auto& [m, n] : votes) ranked.emplace_back(n, m);
     std::sort(ranked.rbegin(), ranked.rend());
     if (ranked.size() > 6) ranked.resize(6);
     std::uint32_t most_wins = 0, safest = 0, shut = 0, most_threats = 0, explorer = 0;
     int wins = 0, threats = 0, least = 1 << 30;
-    std::pair<int, int> best_explorer{-1, -1};  // (boards it takes a heart on, votes)
+    // (its exploration, boards it takes a heart on, votes)
+    std::tuple<double, int, int> best_explorer{-1, -1, -1};
     double least_open = 1e9;
     for (auto& [m, sh] : shares) {
-        if (sh.legal && novel.count(m)) {
+        if (const auto e = novel.find(m); sh.legal && e != novel.end()) {
             const auto v = votes.find(m);
-            const std::pair<int, int> key{sh.win, v == votes.end() ? 0 : v->second};
+            const std::tuple<double, int, int> key{e->second, sh.win,
+                                                   v == votes.end() ? 0 : v->second};
             if (key > best_explorer) best_explorer = key, explorer = m;
         }
         if (sh.win > wins) wins = sh.win, most_wins = m;
@@ -252,8 +296,9 @@ std::vector<std::pair<int, std::uint32_t>> candidates(const std::map<std::uint32
 /// Step 3's value of a proposal (centi-pawns; nullopt when no board scored it): 0.75 x its
 /// mean score over the boards + 0.25 x its worst, less 80 x the share of the k boards where
 /// it would be refused, with the belief's shares (wins, threats, danger) and the exposure of
-/// our heart weighed by params, and `explore` (the share of boards with a lone opposing heart
-/// when m explores, else 0) times params.explore_cp.
+/// our heart weighed by params, and `explore` (BlindSearch::exploration times the share of
+/// boards with a lone opposing heart, halved when no board holds one on m's destination)
+/// times params.explore_cp.
 std::optional<double> proposal_value(Move m, const std::vector<BoardScore>& row, const Share& sh,
                                      double open, double explore, std::size_t k,
                                      const BlindSearch::Params& params) {
@@ -432,12 +477,16 @@ void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
         open[m.raw()] = exposure(after, us, expected);
     }
     // The hunt: the proposals to cells not visited lately, weighed by how often the boards
-    // hold a lone opposing heart.
-    const double lone = v.phase() == Phase::Play ? lone_share(belief_, us) : 0.0;
-    std::set<std::uint32_t> novel;
-    if (lone > 0)
+    // hold a lone opposing heart; a cell where some board holds one weighs fully, another
+    // half (the boards' hearts crowd on a few cells, and may all miss the true one).
+    const Hunt hunt = v.phase() == Phase::Play ? hunt_picture(belief_, us) : Hunt{};
+    std::map<std::uint32_t, double> novel;  // proposal -> its exploration (lone share, weighed)
+    if (hunt.lone > 0) {
+        const int since = BlindSearch::explore_since(belief_, view);
         for (Move m : proposals)
-            if (BlindSearch::explores(belief_, m)) novel.insert(m.raw());
+            if (const double e = BlindSearch::exploration(belief_, since, m); e > 0)
+                novel[m.raw()] = hunt.lone * e * (test(hunt.cells, m.to()) ? 1.0 : 0.5);
+    }
     // Step 3, first part: each distinct board searched among the proposals legal on it.
     const std::vector<const Position*> boards = distinct_boards(belief_, view, t.params.samples);
     const std::size_t k = boards.size();
@@ -500,7 +549,7 @@ void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
     for (auto& [n, m] : ranked) {
         const auto value =
             proposal_value(Move::from_raw(m), table[m], shares.count(m) ? shares.at(m) : Share{},
-                           open[m], novel.count(m) ? lone : 0.0, k, t.params);
+                           open[m], novel.count(m) ? novel.at(m) : 0.0, k, t.params);
         if (value && *value > best_value) {
             best_value = *value;
             best = Move::from_raw(m);

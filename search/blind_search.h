@@ -52,17 +52,32 @@ class BlindSearch {
         /// share of the belief's boards where it does).
         int win_cp = 3000, danger_cp = 3000, threat_cp = 1000;
         /// The hunt for a lone heart (it never moves, SPEC 4, and the boards may all miss its
-        /// cell): centi-pawns for a move to a cell none of our men has stood on for
-        /// kExploreWindow plies, times the share of the belief's boards where an opposing
-        /// heart stands alone. Such a cell is one the hunt has not ruled out lately.
+        /// cell): centi-pawns for a move to a cell none of our men has stood on since
+        /// explore_since() (kExploreWindow plies, or longer once an opponent has no carrier),
+        /// times exploration() and the share of the belief's boards where an opposing heart
+        /// stands alone, half of that when no board holds one on the cell. Such a cell is one
+        /// the hunt has not ruled out.
         int explore_cp = 1000;
     };
     static constexpr int kExploreWindow = 40;
-    /// Whether proposal m (from the view the belief was last updated with) moves a man to a
-    /// cell none of our men has stood on for the last kExploreWindow observations (plies),
-    /// from the kExploreWindow-th ply of the game on (before it, no move does): the hunt's
-    /// unexplored cells (Params::explore_cp). A placement never explores.
-    static bool explores(const Belief& belief, Move m);
+    /// The observation (ply) from which a cell one of our men stood on is ruled out for every
+    /// opposing lone heart, for the belief last updated with `view`: observed() -
+    /// kExploreWindow (a heart carried before may have been left there since), or earlier
+    /// where that is sure. An opponent with no carrier on any of the belief's boards has had
+    /// its heart alone, never moving (SPEC 4), since the last ply that could have taken a man
+    /// of its: our own captures, and the plies of any third player (unseen, SPEC 25); so
+    /// for it the bound is the observation after that ply, when it is earlier. The latest of
+    /// the opponents' bounds (a cell is unexplored while some opponent's heart may stand on
+    /// it). Negative before the kExploreWindow-th ply unless a bound is earlier.
+    static int explore_since(const Belief& belief, const blind::View& view);
+    /// How much proposal m explores, in [0, 1]: 0 unless it moves a man to a cell none of our
+    /// men has stood on from observation `since` on (explore_since; a placement never
+    /// explores); then (since - s) / (since + 1), s the last observation one stood there (-1
+    /// never): 1 for a cell never stood on, less for one stood on shortly before `since`
+    /// (ruled out if the heart was alone by then; with the time it became alone unknown and
+    /// taken as uniform before `since`, the chance it was not). The hunt's unexplored cells
+    /// (Params::explore_cp), oldest first.
+    static double exploration(const Belief& belief, int since, Move m);
 
     explicit BlindSearch(Searcher& searcher) : searcher_(searcher) {}
     ~BlindSearch();

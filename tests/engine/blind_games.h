@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -12,8 +13,9 @@
 
 namespace klinzha::testing {
 
-/// A blind game played by uniformly random legal moves from the empty board; the arbiter's
-/// tokens for each colour are kept as the game goes (SPEC 25).
+/// A blind game played by uniformly random legal moves from the empty board (or, for the
+/// colours `chooser` answers for, by its choice); the arbiter's tokens for each colour are
+/// kept as the game goes (SPEC 25).
 struct BlindGame {
     Position start;
     Position pos;
@@ -21,6 +23,9 @@ struct BlindGame {
     Colour last_mover = NO_COLOUR;
     std::mt19937_64 rng;
     int max_plies;
+    /// When set: the move for the position and its legal moves (non-empty), or the none move
+    /// for a uniformly random one.
+    std::function<Move(const Position&, const MoveList&)> chooser;
 
     BlindGame(int players, const Rules& rules, std::uint64_t seed, int max_plies_ = 160)
         : start(players, rules), pos(players, rules), rng(seed), max_plies(max_plies_) {}
@@ -43,7 +48,8 @@ struct BlindGame {
             last_mover = c;
             return pos.players_in() > 1;
         }
-        const Move m = legal.moves[rng() % legal.size];
+        Move m = chooser ? chooser(pos, legal) : Move();
+        if (m.is_none()) m = legal.moves[rng() % legal.size];
         last_mover = pos.to_move();
         for (int v = 0; v < players; ++v) {
             if (!pos.is_in(Colour(v))) continue;  // a player out is told nothing more

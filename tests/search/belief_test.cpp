@@ -4,6 +4,7 @@
 
 #include "engine/blind.h"
 #include "engine/blind_games.h"
+#include "engine/geometry.h"
 #include "engine/movegen.h"
 #include "engine/notation.h"
 #include "eval/evaluate.h"
@@ -155,7 +156,7 @@ TEST_CASE("belief: a hidden heart standing alone stays among the boards' cells")
 }
 
 TEST_CASE("blind search: a move explores a cell none of our men stood on in the last 40 plies") {
-    // BlindSearch::explores (the hunt's unexplored cells, from the kExploreWindow-th ply of
+    // BlindSearch::exploration (the hunt's unexplored cells, from the kExploreWindow-th ply of
     // the game on) against the game itself: the cells our men stood on after each of the
     // last kExploreWindow plies, read from the whole positions of random blind games, not
     // from the belief.
@@ -177,14 +178,20 @@ TEST_CASE("blind search: a move explores a cell none of our men stood on in the 
             REQUIRE(belief.update(v, params, [] { return true; }));
             if (belief.stats().approximate) continue;
             REQUIRE(belief.observed() == int(ours.size()));
-            Bitboard recent = 0;
+            Bitboard recent = 0, ever = 0;
             const int n = int(ours.size());
+            for (Bitboard b : ours) ever |= b;
             for (int k = std::max(1, n - BlindSearch::kExploreWindow); k <= n; ++k)
                 recent |= ours[std::size_t(k - 1)];
             for (Move m : v.proposals()) {
                 CAPTURE(move_to_string(m));
                 const bool expected = n >= BlindSearch::kExploreWindow && !test(recent, m.to());
-                CHECK(BlindSearch::explores(belief, m) == expected);
+                const double e =
+                    BlindSearch::exploration(belief, n - BlindSearch::kExploreWindow, m);
+                CHECK((e > 0) == expected);
+                CHECK(e <= 1.0);
+                if (expected && !test(ever, m.to())) CHECK(e == doctest::Approx(1.0));
+                if (test(ever, m.to())) CHECK(e < 1.0);
                 explore += expected;
                 ++checked;
             }
@@ -193,4 +200,52 @@ TEST_CASE("blind search: a move explores a cell none of our men stood on in the 
     CHECK(checked > 100);
     CHECK(explore > 0);
     CHECK(explore < checked);
+}
+
+TEST_CASE(
+    "blind search: once the opponent has no carrier, every cell stood on since our last capture is "
+    "ruled out") {
+    // BlindSearch::explore_since against the truth: we capture every opposing man we can (a
+    // heart never, so that the game goes on), the opponent plays at random; at our turns
+    // where the bound reaches back past the window (no board holds an opposing carrier), the
+    // opponent's true lone heart must stand on a cell none of our men stood on since.
+    int applied = 0, earlier = 0;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        const Colour me = Colour(seed % 2);
+        testing::BlindGame g(2, blind_rules(), seed * 577, 400);
+        g.chooser = [me](const Position& p, const MoveList& legal) {
+            if (p.to_move() != me || p.phase() != Phase::Play) return Move();
+            std::vector<Move> quiet;
+            for (Move m : legal) {
+                if (p.heart_victim(m) != NO_COLOUR) continue;
+                if (p.man_on(m.to()) != kNoMan) return m;  // a capture of a man, the first
+                quiet.push_back(m);
+            }
+            return quiet.empty() ? Move() : quiet[std::size_t(p.ply()) % quiet.size()];
+        };
+        Belief belief(seed);
+        Belief::Params params;
+        params.boards = 16;
+        params.setups = 2;
+        while (g.step()) {
+            if (g.pos.to_move() != me || g.pos.game_over() || g.pos.phase() != Phase::Play)
+                continue;
+            const blind::View v = view_of(g, me);
+            if (v.over()) break;
+            REQUIRE(belief.update(v, params, [] { return true; }));
+            const int since = BlindSearch::explore_since(belief, v);
+            if (since >= belief.observed() - BlindSearch::kExploreWindow) continue;
+            ++applied;
+            earlier += belief.observed() - BlindSearch::kExploreWindow - since;
+            const Colour them = Colour(1 - me);
+            const Cell h = g.pos.heart(them);
+            REQUIRE(h != NO_CELL);
+            if (g.pos.man_on(h) != kNoMan) continue;  // carried: the boards were wrong
+            CAPTURE(geo::cell_name(h));
+            CHECK(belief.last_stood(h) < since);
+        }
+    }
+    MESSAGE("turns with the bound before the window " << applied << ", by " << earlier
+                                                      << " plies in all");
+    CHECK(applied > 20);
 }
