@@ -30,8 +30,8 @@ std::int64_t ms_since(Clock::time_point t) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
 }
 
-/// A search score as the blind player weighs it: centi-pawns clamped to +-1500, a heart
-/// capture 2000 less its distance in plies (blind_search.h, step 3).
+/// A search score as the blind player weighs it: centi-pawns clamped to +-1000, a heart
+/// capture 1200 less its distance in plies (at most 200; blind_search.h, step 3).
 int weigh(int score) {
     if (std::abs(score) >= eval::kMateBound) {
         const int plies = eval::kMate - std::abs(score);

@@ -16,8 +16,8 @@
 //     would be refused (a refusal costs clock time and tells the opponents nothing, but tells
 //     us little either), with the belief's shares (takes a heart, threatens one, leaves ours
 //     open), the exposure of our heart and the hunt's exploration weighed by Params. Scores
-//     are the mover's, centi-pawns; a heart capture counts 2000 less its distance in plies.
-//     The proposal of highest value is played.
+//     are the mover's, centi-pawns clamped to +-1000; a heart capture counts 1200 less its distance
+//     in plies. The proposal of highest value is played.
 //  With `BlindSamples` 0, or when the belief holds no board, the view alone is searched as if
 //  the board held nothing else (the other players pass): the baseline of docs/search.md.
 // Limits: a clock or movetime is shared out over the boards (60% to step 1, 40% to step 2);
@@ -46,7 +46,7 @@ class BlindSearch {
         /// Centi-pawns per unit of the heart's exposure in the view (about the number of
         /// opposing men expected that could take it, were they placed at random: a heart in
         /// the open against a full set scores about 1).
-        int exposure_cp = 1000;
+        int exposure_cp = 6000;
         /// Centi-pawns for a proposal that takes a heart on every board, leaves ours open to
         /// an opposing move on every board, threatens a heart on every board (scaled by the
         /// share of the belief's boards where it does).
