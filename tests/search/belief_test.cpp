@@ -59,6 +59,22 @@ blind::View view_of(const testing::BlindGame& g, Colour me) {
     return std::get<blind::View>(parsed);
 }
 
+/// Plays the random blind game g to its end; after each ply calls each_ply(), and at each of
+/// `me`'s turns in play brings `belief` up to date with me's view (it must reach the present)
+/// and calls at_turn(view).
+template <class EachPly, class AtTurn>
+void play_turns(testing::BlindGame& g, Colour me, Belief& belief, const Belief::Params& params,
+                EachPly each_ply, AtTurn at_turn) {
+    while (g.step()) {
+        each_ply();
+        if (g.pos.to_move() != me || g.pos.game_over() || g.pos.phase() != Phase::Play) continue;
+        const blind::View v = view_of(g, me);
+        if (v.over()) break;
+        REQUIRE(belief.update(v, params, [] { return true; }));
+        at_turn(v);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("belief: every board agrees with every observation over random blind games") {
@@ -133,20 +149,18 @@ TEST_CASE("belief: a hidden heart standing alone stays among the boards' cells")
         Belief::Params params;
         params.boards = 64;
         params.setups = 3;
-        while (g.step()) {
-            if (g.pos.to_move() != me || g.pos.game_over() || g.pos.phase() != Phase::Play)
-                continue;
-            const blind::View v = view_of(g, me);
-            if (v.over()) break;
-            REQUIRE(belief.update(v, params, [] { return true; }));
-            const Cell h = g.pos.heart(them);
-            if (h == NO_CELL || g.pos.man_on(h) != kNoMan) continue;
-            ++alone;
-            std::size_t on = 0;
-            for (std::size_t i = 0; i < belief.size(); ++i) on += belief.board(i).heart(them) == h;
-            held += on > 0;
-            mass += double(on) / double(belief.size());
-        }
+        play_turns(
+            g, me, belief, params, [] {},
+            [&](const blind::View&) {
+                const Cell h = g.pos.heart(them);
+                if (h == NO_CELL || g.pos.man_on(h) != kNoMan) return;
+                ++alone;
+                std::size_t on = 0;
+                for (std::size_t i = 0; i < belief.size(); ++i)
+                    on += belief.board(i).heart(them) == h;
+                held += on > 0;
+                mass += double(on) / double(belief.size());
+            });
     }
     MESSAGE("turns with the opponent's heart alone " << alone << ", held by some board " << held
                                                      << ", mean share on its cell "
@@ -169,14 +183,9 @@ TEST_CASE("blind search: a move explores a cell none of our men stood on in the 
         params.boards = 16;
         params.setups = 2;
         std::vector<Bitboard> ours;  // our men after each ply
-        while (g.step()) {
-            ours.push_back(g.pos.pieces(me));
-            if (g.pos.to_move() != me || g.pos.game_over() || g.pos.phase() != Phase::Play)
-                continue;
-            const blind::View v = view_of(g, me);
-            if (v.over()) break;
-            REQUIRE(belief.update(v, params, [] { return true; }));
-            if (belief.stats().approximate) continue;
+        const auto each_ply = [&] { ours.push_back(g.pos.pieces(me)); };
+        play_turns(g, me, belief, params, each_ply, [&](const blind::View& v) {
+            if (belief.stats().approximate) return;
             REQUIRE(belief.observed() == int(ours.size()));
             Bitboard recent = 0, ever = 0;
             const int n = int(ours.size());
@@ -195,7 +204,7 @@ TEST_CASE("blind search: a move explores a cell none of our men stood on in the 
                 explore += expected;
                 ++checked;
             }
-        }
+        });
     }
     CHECK(checked > 100);
     CHECK(explore > 0);
@@ -227,23 +236,20 @@ TEST_CASE(
         Belief::Params params;
         params.boards = 16;
         params.setups = 2;
-        while (g.step()) {
-            if (g.pos.to_move() != me || g.pos.game_over() || g.pos.phase() != Phase::Play)
-                continue;
-            const blind::View v = view_of(g, me);
-            if (v.over()) break;
-            REQUIRE(belief.update(v, params, [] { return true; }));
-            const int since = BlindSearch::explore_since(belief, v);
-            if (since >= belief.observed() - BlindSearch::kExploreWindow) continue;
-            ++applied;
-            earlier += belief.observed() - BlindSearch::kExploreWindow - since;
-            const Colour them = Colour(1 - me);
-            const Cell h = g.pos.heart(them);
-            REQUIRE(h != NO_CELL);
-            if (g.pos.man_on(h) != kNoMan) continue;  // carried: the boards were wrong
-            CAPTURE(geo::cell_name(h));
-            CHECK(belief.last_stood(h) < since);
-        }
+        play_turns(
+            g, me, belief, params, [] {},
+            [&](const blind::View& v) {
+                const int since = BlindSearch::explore_since(belief, v);
+                if (since >= belief.observed() - BlindSearch::kExploreWindow) return;
+                ++applied;
+                earlier += belief.observed() - BlindSearch::kExploreWindow - since;
+                const Colour them = Colour(1 - me);
+                const Cell h = g.pos.heart(them);
+                REQUIRE(h != NO_CELL);
+                if (g.pos.man_on(h) != kNoMan) return;  // carried: the boards were wrong
+                CAPTURE(geo::cell_name(h));
+                CHECK(belief.last_stood(h) < since);
+            });
     }
     MESSAGE("turns with the bound before the window " << applied << ", by " << earlier
                                                       << " plies in all");
