@@ -22,19 +22,6 @@ namespace {
 
 using geo::PathClass;
 
-/// The path class of each piece type (SPEC 3), by PieceType; PowerVanguard (SPEC 8) gives
-/// the pawn the wall's two steps.
-constexpr std::array<std::array<PathClass, kPieceTypes>, 2> kPathClass{{
-    {PathClass::Queen, PathClass::Rook, PathClass::Bishop, PathClass::Knight, PathClass::Step1,
-     PathClass::Step2},
-    {PathClass::Queen, PathClass::Rook, PathClass::Bishop, PathClass::Knight, PathClass::Step2,
-     PathClass::Step2},
-}};
-
-inline PathClass path_class(PieceType t, const Rules& r) {
-    return kPathClass[r.power_vanguard][t];
-}
-
 /// The answers of reach_uncached, per thread, keyed by (class, origin, the blockers on the
 /// span). Each entry holds the blockers and the answer, with the key's (class, origin) tag in
 /// the answer's unused high bits (cells use 81 of 128), so a hit is checked exactly. 2^13
@@ -509,10 +496,10 @@ namespace {
 /// these are the cells of c's pieces among h's destinations per piece type): the only ones
 /// that can attack h. Walls included: a wall takes a heart standing alone (SPEC 4).
 Bitboard attack_candidates(const Position& pos, Colour c, Cell h) {
-    const auto& classes = kPathClass[pos.rules().power_vanguard];
     Bitboard r = 0;
     for (int t = 0; t < kPieceTypes; ++t)
-        r |= pos.pieces(c, PieceType(t)) & geo::path_destinations(classes[t], h);
+        r |= pos.pieces(c, PieceType(t)) &
+             geo::path_destinations(path_class(PieceType(t), pos.rules()), h);
     return r;
 }
 

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 
+#include "geometry.h"
 #include "position.h"
 
 namespace klinzha {
@@ -31,6 +32,20 @@ struct MoveList {
     Move* end() { return moves.data() + size; }
     bool contains(Move m) const;
 };
+
+/// The path class of each piece type (SPEC 2-3: steps, straight or any, the knight's
+/// jump), by PieceType; PowerVanguard (SPEC 8) gives the pawn the wall's two steps. The
+/// heart has none (it is carried, SPEC 4): HEART is not a valid argument.
+inline geo::PathClass path_class(PieceType t, const Rules& r) {
+    using geo::PathClass;
+    constexpr std::array<std::array<PathClass, kPieceTypes>, 2> kPathClass{{
+        {PathClass::Queen, PathClass::Rook, PathClass::Bishop, PathClass::Knight, PathClass::Step1,
+         PathClass::Step2},
+        {PathClass::Queen, PathClass::Rook, PathClass::Bishop, PathClass::Knight, PathClass::Step2,
+         PathClass::Step2},
+    }};
+    return kPathClass[r.power_vanguard][t];
+}
 
 /// Appends every legal move of the player to move to `list` (cleared first). A finished
 /// game (Position::game_over) has none.
