@@ -2,6 +2,7 @@
 #include "belief.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "engine/geometry.h"
 #include "engine/movegen.h"
@@ -427,7 +428,33 @@ Cell Belief::loose_heart_cell(const Board& b, Colour c) {
     for_each_cell(free, [&](Cell sq) {
         if (last_stood_[sq] < b.alone_since[std::size_t(c)]) cells.push_back(sq);
     });
-    return cells.empty() ? NO_CELL : cells[rng_() % cells.size()];
+    if (cells.empty()) return NO_CELL;
+    const Cell to = cells[rng_() % cells.size()];
+    const auto& prior = home_prior(p.rules(), c);
+    const double keep = prior[to] / prior[p.heart(c)];
+    if (keep < 1.0 && std::uniform_real_distribution<double>(0.0, 1.0)(rng_) >= keep)
+        return NO_CELL;
+    return to;
+}
+
+const std::array<double, kCells>& Belief::home_prior(const Rules& rules, Colour owner) {
+    // Per owner and ForwardPlacement: computed once.
+    static const auto table = [] {
+        std::array<std::array<std::array<double, kCells>, kColours>, 2> t{};
+        for (int fp = 0; fp < 2; ++fp)
+            for (int c = 0; c < kColours; ++c) {
+                const Bitboard setup =
+                    geo::region(Colour(c)) | (fp ? geo::adjacent_separators(Colour(c)) : 0);
+                for (int sq = 0; sq < kCells; ++sq) {
+                    int d = kCells;
+                    for (Bitboard b = setup; b;)
+                        d = std::min(d, geo::distance(Cell(sq), pop_lsb(b)));
+                    t[std::size_t(fp)][std::size_t(c)][std::size_t(sq)] = std::pow(kHomeDecay, d);
+                }
+            }
+        return t;
+    }();
+    return table[rules.forward_placement][owner];
 }
 
 void Belief::apply_refusals(const std::vector<Move>& refused) {

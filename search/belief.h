@@ -26,6 +26,7 @@
 // it has read (the usual case: one call per move), else it starts again. Not thread-safe.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -81,6 +82,19 @@ class Belief {
     /// Forgets everything (ucinewgame).
     void clear();
 
+    /// The prior on where a lone heart of `owner` stands, per cell in (0, 1]: kHomeDecay^d, d
+    /// the steps from the nearest of owner's setup cells (its region, and the separators
+    /// beside it under ForwardPlacement). A heart is placed on one of its owner's carriers
+    /// in those cells (SPEC 6) and moves only when a carrier takes it along (SPEC 4), so a
+    /// lone heart stands mostly where it was placed or near it. Used by rejuvenate() (a lone
+    /// heart moved only as the prior allows) and by the hunt (BlindSearch::hunt_values).
+    static const std::array<double, kCells>& home_prior(const Rules& rules, Colour owner);
+    /// The prior's decay per step away from the setup cells: of 367 lone hearts taken in
+    /// games of 60 plies or more against the random blind player, 310 stood in the owner's
+    /// region, 27 on a separator, 30 in the other two regions (docs/search.md): per cell
+    /// about 1, 0.4, 0.05.
+    static constexpr double kHomeDecay = 0.4;
+
   private:
     struct Board {
         Position pos;
@@ -135,9 +149,12 @@ class Belief {
     void rejuvenate();
     /// Board::alone_since brought up to observation `at` (a carried heart is not alone yet).
     static void note_hearts(Board& b, int at);
-    /// A free cell for a lone heart of colour c on board b (rejuvenate()): empty, in no
-    /// zone, no cloud and no heart, and no own man has stood there since the heart was left
-    /// (last_stood_). NO_CELL when there is none.
+    /// A free cell for a lone heart of colour c on board b (rejuvenate()): within three
+    /// steps, empty, in no zone, no cloud and no heart, and no own man has stood there since
+    /// the heart was left (last_stood_); drawn at random and kept with the chance
+    /// min(1, home_prior(to) / home_prior(from)) (a Metropolis step, so that repeated moves
+    /// do not carry the boards' hearts off to the cells our men never visit). NO_CELL when
+    /// there is none or the step is not kept.
     Cell loose_heart_cell(const Board& b, Colour c);
     /// A setup for colour c placed at random, placement by placement (legal on the empty
     /// board).

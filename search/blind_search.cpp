@@ -55,12 +55,7 @@ double exposure(const Position& v, Colour us, const std::array<double, kPieceTyp
     double sum = 0;
     for (int t = 0; t < kPieceTypes; ++t) {
         if (t == WALL && carried) continue;  // a wall takes a heart standing alone only (SPEC 4)
-        const geo::PathClass pc = t == QUEEN                               ? geo::PathClass::Queen
-                                  : t == ROOK                              ? geo::PathClass::Rook
-                                  : t == BISHOP                            ? geo::PathClass::Bishop
-                                  : t == KNIGHT                            ? geo::PathClass::Knight
-                                  : t == PAWN && !v.rules().power_vanguard ? geo::PathClass::Step1
-                                                                           : geo::PathClass::Step2;
+        const geo::PathClass pc = path_class(PieceType(t), v.rules());
         Bitboard from = 0;
         for (const geo::PathEntry& e : geo::paths(pc, h))
             if (t == KNIGHT || !(e.mid & block)) from |= bit(e.dest);
@@ -103,10 +98,49 @@ int BlindSearch::explore_since(const Belief& belief, const blind::View& view) {
     return since;
 }
 
-double BlindSearch::exploration(const Belief& belief, int since, Move m) {
-    if (m.kind() != Move::Normal || since < 0) return 0.0;
-    const int last = belief.last_stood(m.to());
+namespace {
+
+/// BlindSearch::exploration of a move to `sq`.
+double cell_exploration(const Belief& belief, int since, Cell sq) {
+    if (since < 0) return 0.0;
+    const int last = belief.last_stood(sq);
     return last < since ? double(since - last) / double(since + 1) : 0.0;
+}
+
+}  // namespace
+
+double BlindSearch::exploration(const Belief& belief, int since, Move m) {
+    return m.kind() == Move::Normal ? cell_exploration(belief, since, m.to()) : 0.0;
+}
+
+std::array<double, kCells> BlindSearch::hunt_values(const Belief& belief, int since,
+                                                    const Position& v, Colour us, double lone,
+                                                    Bitboard held) {
+    std::array<double, kCells> home{};
+    for (int c = 0; c < v.players(); ++c)
+        if (c != us && v.is_in(Colour(c)))
+            for (int sq = 0; sq < kCells; ++sq)
+                home[std::size_t(sq)] =
+                    std::max(home[std::size_t(sq)], Belief::home_prior(v.rules(), Colour(c))[sq]);
+    std::array<double, kCells> value{};
+    for (int sq = 0; sq < kCells; ++sq)
+        value[std::size_t(sq)] = lone * cell_exploration(belief, since, Cell(sq)) *
+                                 (test(held, Cell(sq)) ? 1.0 : 0.5 * home[std::size_t(sq)]);
+    return value;
+}
+
+double BlindSearch::hunt_value(const std::array<double, kCells>& value, const Position& v,
+                               Colour us, Move m) {
+    if (m.kind() != Move::Normal) return 0.0;
+    const PieceType t = man_type(v.man_on(m.from()));
+    double best = value[m.to()];
+    // The man's next move from m's destination, our men (after m) blocking as in the view.
+    const Bitboard own = (v.pieces(us) & ~bit(m.from())) | bit(m.to());
+    const Bitboard block = own | v.zones(us);
+    for (const geo::PathEntry& e : geo::paths(path_class(t, v.rules()), m.to()))
+        if ((t == KNIGHT || !(e.mid & block)) && !test(own, e.dest))
+            best = std::max(best, kApproach * value[e.dest]);
+    return best;
 }
 
 BlindSearch::~BlindSearch() {
@@ -478,14 +512,16 @@ void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
     }
     // The hunt: the proposals to cells not visited lately, weighed by how often the boards
     // hold a lone opposing heart; a cell where some board holds one weighs fully, another
-    // half (the boards' hearts crowd on a few cells, and may all miss the true one).
+    // half times the home prior (the boards' hearts crowd on a few cells, and may all miss
+    // the true one, which stands mostly near where it was placed).
     const Hunt hunt = v.phase() == Phase::Play ? hunt_picture(belief_, us) : Hunt{};
-    std::map<std::uint32_t, double> novel;  // proposal -> its exploration (lone share, weighed)
+    std::map<std::uint32_t, double> novel;  // proposal -> BlindSearch::hunt_value
     if (hunt.lone > 0) {
-        const int since = BlindSearch::explore_since(belief_, view);
+        const auto value = BlindSearch::hunt_values(
+            belief_, BlindSearch::explore_since(belief_, view), v, us, hunt.lone, hunt.cells);
         for (Move m : proposals)
-            if (const double e = BlindSearch::exploration(belief_, since, m); e > 0)
-                novel[m.raw()] = hunt.lone * e * (test(hunt.cells, m.to()) ? 1.0 : 0.5);
+            if (const double e = BlindSearch::hunt_value(value, v, us, m); e > 0)
+                novel[m.raw()] = e;
     }
     // Step 3, first part: each distinct board searched among the proposals legal on it.
     const std::vector<const Position*> boards = distinct_boards(belief_, view, t.params.samples);

@@ -27,6 +27,7 @@
 // one `info depth ... score cp ... pv <proposal>` line, then bestmove (always exactly one).
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -78,6 +79,24 @@ class BlindSearch {
     /// taken as uniform before `since`, the chance it was not). The hunt's unexplored cells
     /// (Params::explore_cp), oldest first.
     static double exploration(const Belief& belief, int since, Move m);
+
+    /// The hunt's value of a move to each cell, in [0, 1]: `lone` (the share of the belief's
+    /// boards where an opposing heart stands alone) x the cell's exploration (from `since`,
+    /// explore_since()) x 1 on a cell of `held` (some board holds a lone heart there), else
+    /// half its prior (the boards' hearts crowd on a few cells and may all miss the true
+    /// one): the most of Belief::home_prior over the opponents still in.
+    static std::array<double, kCells> hunt_values(const Belief& belief, int since,
+                                                  const Position& v, Colour us, double lone,
+                                                  Bitboard held);
+    /// The hunt's value of proposal m in the view v (Params::explore_cp): the value of its
+    /// destination, or kApproach times the best value the moved man could reach with its next
+    /// move from there (our own men after m blocking its paths, as in the view), whichever is
+    /// more: a man with nothing to explore within one move walks toward what is left. 0 for
+    /// a placement or heart placement.
+    static double hunt_value(const std::array<double, kCells>& value, const Position& v, Colour us,
+                             Move m);
+    /// A move that reaches an unexplored cell next turn counts this share of that cell's value.
+    static constexpr double kApproach = 0.5;
 
     explicit BlindSearch(Searcher& searcher) : searcher_(searcher) {}
     ~BlindSearch();

@@ -255,3 +255,90 @@ TEST_CASE(
                                                       << " plies in all");
     CHECK(applied > 20);
 }
+
+TEST_CASE("blind search: the hunt's home prior weighs the cells where lone hearts stand") {
+    // Belief::home_prior against random blind games (both players random, as the random
+    // blind player): at every ply of play, for each player, where the opposing heart stands
+    // alone. Its owner placed it in its region (SPEC 6) and only carriers moved it (SPEC 4),
+    // so most such turns find it on a cell of prior 1, and the prior at its true cell is far
+    // above the prior's mean over the board.
+    int turns = 0, on_home = 0, wrong = 0;
+    double at_heart = 0, over_board = 0;
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+        testing::BlindGame g(2, blind_rules(), seed * 31, 300);
+        while (g.step()) {
+            if (g.pos.phase() != Phase::Play || g.pos.game_over()) continue;
+            for (int me = 0; me < 2; ++me) {
+                const Colour them = Colour(1 - me);
+                const Cell h = g.pos.heart(them);
+                if (h == NO_CELL || g.pos.man_on(h) != kNoMan) continue;
+                const auto& prior = Belief::home_prior(g.pos.rules(), them);
+                for (int sq = 0; sq < kCells; ++sq) {
+                    // 1 exactly on the opponent's region, less elsewhere (the viewer's own
+                    // region is at least two steps from it).
+                    const double w = prior[std::size_t(sq)];
+                    wrong += (w == 1.0) != test(geo::region(them), Cell(sq));
+                    wrong += test(geo::region(Colour(me)), Cell(sq)) && w > Belief::kHomeDecay;
+                    over_board += w / kCells;
+                }
+                at_heart += prior[h];
+                on_home += prior[h] == 1.0;
+                ++turns;
+            }
+        }
+    }
+    MESSAGE("lone-heart turns " << turns << ", on a cell of prior 1 " << on_home
+                                << ", mean prior at "
+                                << "the heart " << at_heart / turns << ", over the board "
+                                << over_board / turns);
+    REQUIRE(turns > 500);
+    CHECK(wrong == 0);
+    CHECK(on_home > turns * 7 / 10);
+    CHECK(at_heart / turns > 2 * over_board / turns);
+}
+
+TEST_CASE("blind search: a man with nothing to explore within one move walks toward it") {
+    // BlindSearch::hunt_value with one cell left to explore (value 1, every other 0), over the
+    // proposals of random blind games: a move to that cell is worth 1; another is worth
+    // kApproach exactly when the moved man could reach the cell from its destination on an
+    // empty board (geo::path_destinations) and 0 when it could not.
+    int direct = 0, approach = 0, none = 0;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        testing::BlindGame g(2, blind_rules(), seed * 7919, 120);
+        while (g.step()) {
+            if (g.pos.phase() != Phase::Play || g.pos.game_over()) continue;
+            const Colour me = g.pos.to_move();
+            const blind::View v = view_of(g, me);
+            const Position& p = v.position();
+            for (Cell target : {Cell(0), Cell(40), Cell(80), g.pos.heart(Colour(1 - me))}) {
+                if (target == NO_CELL) continue;
+                std::array<double, kCells> value{};
+                value[target] = 1.0;
+                for (Move m : v.proposals()) {
+                    if (m.kind() != Move::Normal) continue;
+                    const double h = BlindSearch::hunt_value(value, p, me, m);
+                    const Bitboard reach = geo::path_destinations(
+                        path_class(man_type(p.man_on(m.from())), p.rules()), m.to());
+                    CAPTURE(move_to_string(m));
+                    if (m.to() == target) {
+                        CHECK(h == 1.0);
+                        ++direct;
+                    } else if (h > 0) {
+                        CHECK(h == BlindSearch::kApproach);
+                        CHECK(test(reach, target));
+                        ++approach;
+                    } else {
+                        // Not reachable, or only through our own men (or onto one).
+                        CHECK((!test(reach, target) || test(p.pieces(me), target) ||
+                               man_type(p.man_on(m.from())) != KNIGHT));
+                        ++none;
+                    }
+                }
+            }
+        }
+    }
+    MESSAGE("moves to the cell " << direct << ", toward it " << approach << ", neither " << none);
+    CHECK(direct > 0);
+    CHECK(approach > 0);
+    CHECK(none > approach);
+}
