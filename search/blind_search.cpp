@@ -134,11 +134,11 @@ double BlindSearch::hunt_value(const std::array<double, kCells>& value, const Po
     if (m.kind() != Move::Normal) return 0.0;
     const PieceType t = man_type(v.man_on(m.from()));
     double best = value[m.to()];
-    // The man's next move from m's destination, our men (after m) blocking as in the view.
+    // The man's next move from m's destination, our men (after m) blocking as in the view
+    // (our own walls' zones bar only the opponents, SPEC 5).
     const Bitboard own = (v.pieces(us) & ~bit(m.from())) | bit(m.to());
-    const Bitboard block = own | v.zones(us);
     for (const geo::PathEntry& e : geo::paths(path_class(t, v.rules()), m.to()))
-        if ((t == KNIGHT || !(e.mid & block)) && !test(own, e.dest))
+        if ((t == KNIGHT || !(e.mid & own)) && !test(own, e.dest))
             best = std::max(best, kApproach * value[e.dest]);
     return best;
 }

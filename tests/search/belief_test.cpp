@@ -166,7 +166,9 @@ TEST_CASE("belief: a hidden heart standing alone stays among the boards' cells")
                                                      << ", mean share on its cell "
                                                      << mass / std::max(alone, 1));
     REQUIRE(alone > 100);
-    CHECK(held * 20 >= alone * 11);  // 55%: 59% with the lone hearts moved, 41% without
+    // 60%: 64% with the lone hearts moved by the home prior's Metropolis step, 59% moved
+    // uniformly, 41% never moved.
+    CHECK(held * 5 >= alone * 3);
 }
 
 TEST_CASE("blind search: a move explores a cell none of our men stood on in the last 40 plies") {
@@ -328,9 +330,10 @@ TEST_CASE("blind search: a man with nothing to explore within one move walks tow
                         CHECK(test(reach, target));
                         ++approach;
                     } else {
-                        // Not reachable, or only through our own men (or onto one).
-                        CHECK((!test(reach, target) || test(p.pieces(me), target) ||
-                               man_type(p.man_on(m.from())) != KNIGHT));
+                        // Not reachable, or only through our own men (or onto one): a knight
+                        // jumps, so for it only onto one.
+                        if (man_type(p.man_on(m.from())) == KNIGHT)
+                            CHECK((!test(reach, target) || test(p.pieces(me), target)));
                         ++none;
                     }
                 }
