@@ -185,19 +185,22 @@ void EvalCache::clear() {
 
 namespace {
 std::atomic<const nnue::Network*> g_network{nullptr};
-}
+std::atomic<bool> g_network_three{true};
+}  // namespace
 
 const nnue::Network* network() {
     return g_network.load(std::memory_order_relaxed);
 }
 
-void set_network(const nnue::Network* net) {
+void set_network(const nnue::Network* net, bool in_three_player_games) {
+    g_network_three.store(in_three_player_games, std::memory_order_relaxed);
     g_network.store(net, std::memory_order_relaxed);
 }
 
 bool nnue_applies(const Position& pos) {
     return network() && pos.phase() == Phase::Play && !pos.rules().kinta &&
-           !pos.rules().reflective && !pos.hidden();
+           !pos.rules().reflective && !pos.hidden() &&
+           (pos.players() == 2 || g_network_three.load(std::memory_order_relaxed));
 }
 
 int nnue_evaluate(const Position& pos, Colour c) {

@@ -158,12 +158,16 @@ inline constexpr int kLazyMarginAbove = 400;
 std::string trace(const Position& pos);
 
 /// The network in use (eval/nnue), or nullptr for the classical evaluation alone. Set between
-/// searches (the engine's `Use NNUE` and `EvalFile` options); read by every search thread.
+/// searches (the engine's `Use NNUE`, `NNUE Three Players` and `EvalFile` options); read by
+/// every search thread. in_three_player_games: whether the network also evaluates
+/// three-player positions (false: those keep the classical terms; the built-in network loses
+/// there, docs/search.md "The network").
 const nnue::Network* network();
-void set_network(const nnue::Network* net);
+void set_network(const nnue::Network* net, bool in_three_player_games = true);
 /// True when the network evaluates pos: a network is set, pos is in the play phase (the
-/// setup planner keeps the classical terms), and its rules are ones the network was trained
-/// for (not Kinta, not Reflective, not a Blind view).
+/// setup planner keeps the classical terms), its rules are ones the network was trained for
+/// (not Kinta, not Reflective, not a Blind view), and pos has two players or the network was
+/// set for three-player games too.
 bool nnue_applies(const Position& pos);
 /// Colour c's standing in pos by the network, computed from scratch (centi-pawns; needs
 /// nnue_applies(pos)). The search keeps accumulators move by move instead.

@@ -260,6 +260,13 @@ void add_eval_and_log_options(std::vector<Option>& t) {
                           auto err = c.engine.set_use_nnue(*parse_bool(v));
                           return err ? fail(*err) : ok();
                       }));
+    t.push_back(check("NNUE Three Players", kNnueThreePlayersDefault,
+                      "with Use NNUE, evaluate three-player games with the network too; false: "
+                      "they keep the classical terms (the built-in network loses there)",
+                      [](OptionContext& c, const std::string& v) {
+                          auto err = c.engine.set_nnue_three_players(*parse_bool(v));
+                          return err ? fail(*err) : ok();
+                      }));
     t.push_back(text("EvalFile", "<built-in>",
                      "the network file (.nnue, docs/search.md); <built-in> or empty: the one "
                      "built into the executable",

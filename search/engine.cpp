@@ -26,7 +26,15 @@ Engine::Engine(SearchCallbacks callbacks) : callbacks_(std::move(callbacks)), po
 
 void Engine::apply_network() {
     const nnue::Network* net = loaded_net_ ? loaded_net_ : nnue::default_network();
-    eval::set_network(use_nnue_ ? net : nullptr);
+    const bool on = use_nnue_ && settings_.skill_level >= kSkillMax;
+    eval::set_network(on ? net : nullptr, nnue_three_players_);
+}
+
+std::optional<std::string> Engine::set_nnue_three_players(bool on) {
+    if (searching()) return "not while searching";
+    nnue_three_players_ = on;
+    apply_network();
+    return std::nullopt;
 }
 
 std::optional<std::string> Engine::set_use_nnue(bool on) {
@@ -180,8 +188,9 @@ void Engine::go(const SearchLimits& limits) {
         if (callbacks_.on_bestmove) callbacks_.on_bestmove(m, Move());
         return;
     }
+    halt();
+    apply_network();  // the level in force may have changed while a search ran
     if (blind_view_) {
-        halt();
         blind_.start(*blind_view_, limits, settings_, blind_params_, callbacks_);
         return;
     }

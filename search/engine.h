@@ -38,6 +38,9 @@ struct BenchResult {
 /// Whether the network evaluates by default (`Use NNUE`): true only once a network has beaten
 /// the classical evaluation in a match (docs/search.md, "The network").
 inline constexpr bool kUseNnueDefault = false;
+/// Whether the network, when in use, also evaluates three-player games (`NNUE Three Players`):
+/// false while a network loses there (docs/search.md, "Three players with the net").
+inline constexpr bool kNnueThreePlayersDefault = false;
 
 class Engine {
   public:
@@ -62,6 +65,9 @@ class Engine {
     /// (eval::set_network). Errors: an unreadable or malformed file (the network in use is
     /// kept); a network asked for when the build has none.
     std::optional<std::string> set_use_nnue(bool on);
+    /// Whether the network evaluates three-player games too (`NNUE Three Players`; false:
+    /// they keep the classical terms). Error: not while searching.
+    std::optional<std::string> set_nnue_three_players(bool on);
     std::optional<std::string> set_eval_file(const std::string& path);
     /// The setup planner's weights (SetupPlanner::Params; centi-pawns, >= 0).
     void set_planner(const SetupPlanner::Params& p) { settings_.planner = p; }
@@ -180,13 +186,17 @@ class Engine {
     /// settings_.skill_level from the three strength options.
     void update_skill() {
         settings_.skill_level = limit_strength_ ? skill_level_for_elo(elo_) : skill_level_;
+        if (!searching()) apply_network();
     }
     std::optional<blind::View> blind_view_;
     bool use_nnue_ = kUseNnueDefault;
+    bool nnue_three_players_ = kNnueThreePlayersDefault;
     /// EvalFile's network, when not the built-in one. Networks read are kept for the life of
     /// the process (0.5 MB each), as the evaluation's pointer to one is process-wide.
     const nnue::Network* loaded_net_ = nullptr;
-    /// Sets eval::set_network from use_nnue_ and loaded_net_.
+    /// Sets eval::set_network from use_nnue_, nnue_three_players_ and loaded_net_. The levels
+    /// below kSkillMax keep the classical evaluation: their Elo scale was measured with it
+    /// (docs/search.md, "Levels"). Called by the setters and before each search.
     void apply_network();
     BlindSearch blind_{searcher_};
     BlindSearch::Params blind_params_;

@@ -33,10 +33,10 @@ TEST_CASE("handshake: id, every required option, uciok last, isready") {
     REQUIRE(!lines.empty());
     CHECK(lines.front().rfind("id name klinzha", 0) == 0);
     CHECK(lines.back() == "uciok");
-    for (const char* name : {"Hash", "Threads", "MultiPV", "Move Overhead", "Players",
-                             "UCI_Variant", "GoalSafety", "PowerVanguard", "FlierJumpsWalls",
-                             "ForwardPlacement", "AlternatingPlacement", "Debug Log File",
-                             "Skill Level", "UCI_LimitStrength", "UCI_Elo"}) {
+    for (const char* name :
+         {"Hash", "Threads", "MultiPV", "Move Overhead", "Players", "UCI_Variant", "GoalSafety",
+          "PowerVanguard", "FlierJumpsWalls", "ForwardPlacement", "AlternatingPlacement",
+          "Debug Log File", "Skill Level", "UCI_LimitStrength", "UCI_Elo"}) {
         bool found = false;
         for (auto& l : lines)
             found |= l.rfind(std::string("option name ") + name + " type ", 0) == 0;
@@ -601,4 +601,30 @@ TEST_CASE("Use NNUE and EvalFile: the built-in network, a bad file refused, stat
     const std::string first = search();
     CHECK(first.rfind("bestmove ", 0) == 0);
     CHECK(search() == first);
+}
+
+TEST_CASE("NNUE Three Players: three-player games keep the classical terms unless asked") {
+    Session s;
+    if (nnue::default_network() == nullptr) return;  // a build without eval/nnue/default.nnue
+    s.send("setoption name Use NNUE value true");
+    s.send(
+        "position fen 3 Hi99,Qi67,Ri99,Bh68,Ni78,Nh79,Pi56,Pg68,Pf69,Wh78 Hi23,Qh24,Rg25,Bh35,"
+        "Ni34,Ng36,Pi45,Pi23,Ph13,Wh46 Hc17,Qd38,Re27,Bd16,Nd39,Nd17,Pe26,Pd49,Pc17,Wd28 k "
+        "play 5 2");
+    s.send("eval");
+    CHECK(s.wait_for("Evaluation for the player to move: ", 2000)
+              .find("the network does not apply here") != std::string::npos);
+    CHECK(s.with_prefix("Evaluation for the player to move (NNUE)").empty());
+    s.clear();
+    s.send("setoption name NNUE Three Players value true");
+    CHECK(s.lines().empty());
+    s.send("eval");
+    CHECK(s.wait_for("Evaluation for the player to move (NNUE)", 2000).size() > 0);
+    // A bad value is refused and the setting stays.
+    s.clear();
+    s.send("setoption name NNUE Three Players value maybe");
+    CHECK(s.wait_for("info string error", 2000).size() > 0);
+    s.clear();
+    s.send("eval");
+    CHECK(s.wait_for("Evaluation for the player to move (NNUE)", 2000).size() > 0);
 }
