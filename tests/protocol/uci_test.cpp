@@ -603,7 +603,7 @@ TEST_CASE("Use NNUE and EvalFile: the built-in network, a bad file refused, stat
     CHECK(search() == first);
 }
 
-TEST_CASE("NNUE Three Players: three-player games keep the classical terms unless asked") {
+TEST_CASE("NNUE Three Players and the levels: the classical terms unless asked") {
     Session s;
     if (nnue::default_network() == nullptr) return;  // a build without eval/nnue/default.nnue
     s.send("setoption name Use NNUE value true");
@@ -624,6 +624,16 @@ TEST_CASE("NNUE Three Players: three-player games keep the classical terms unles
     s.clear();
     s.send("setoption name NNUE Three Players value maybe");
     CHECK(s.wait_for("info string error", 2000).size() > 0);
+    s.clear();
+    s.send("eval");
+    CHECK(s.wait_for("Evaluation for the player to move (NNUE)", 2000).size() > 0);
+    // A level below 20 keeps the classical terms (its Elo scale was measured with them).
+    s.send("setoption name Skill Level value 10");
+    s.clear();
+    s.send("eval");
+    CHECK(s.wait_for("Evaluation for the player to move: ", 2000).size() > 0);
+    CHECK(s.with_prefix("Evaluation for the player to move (NNUE)").empty());
+    s.send("setoption name Skill Level value 20");
     s.clear();
     s.send("eval");
     CHECK(s.wait_for("Evaluation for the player to move (NNUE)", 2000).size() > 0);
