@@ -199,7 +199,7 @@ void set_network(const nnue::Network* net, bool in_three_player_games) {
 
 bool nnue_applies(const Position& pos) {
     return network() && pos.phase() == Phase::Play && !pos.rules().kinta &&
-           !pos.rules().reflective && !pos.hidden() &&
+           !pos.rules().reflective && !pos.rules().blind && !pos.hidden() &&
            (pos.players() == 2 || g_network_three.load(std::memory_order_relaxed));
 }
 

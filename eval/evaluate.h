@@ -166,8 +166,9 @@ const nnue::Network* network();
 void set_network(const nnue::Network* net, bool in_three_player_games = true);
 /// True when the network evaluates pos: a network is set, pos is in the play phase (the
 /// setup planner keeps the classical terms), its rules are ones the network was trained for
-/// (not Kinta, not Reflective, not a Blind view), and pos has two players or the network was
-/// set for three-player games too.
+/// (not Kinta, not Reflective, not Blind: neither a view nor the boards the blind search
+/// samples, which keep the terms its hunt was tuned with), and pos has two players or the
+/// network was set for three-player games too.
 bool nnue_applies(const Position& pos);
 /// Colour c's standing in pos by the network, computed from scratch (centi-pawns; needs
 /// nnue_applies(pos)). The search keeps accumulators move by move instead.

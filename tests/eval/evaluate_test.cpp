@@ -1,5 +1,5 @@
-// tests/eval/evaluate_test.cpp: the classical evaluation's hunt term (eval/evaluate.cpp):
-// a player far ahead in material is drawn toward the heart it must take.
+// tests/eval/evaluate_test.cpp: the classical evaluation's hunt term (eval/evaluate.cpp): a player
+// far ahead in material is drawn toward the heart it must take; where the network applies.
 #include <doctest/doctest.h>
 
 #include <sstream>
@@ -81,4 +81,35 @@ TEST_CASE("evaluation: a heart taken in three players counts its RH 11.1 point f
     const Position fresh = testutil::make(p.fen());
     CHECK(fresh.hearts_taken(GREEN) == 0);
     CHECK(eval::evaluate(p, GREEN) - eval::evaluate(fresh, GREEN) == eval::kHeartPoint);
+}
+
+TEST_CASE("nnue_applies: play positions of the games the network was trained for") {
+    const nnue::Network* net = nnue::default_network();
+    if (net == nullptr) return;  // a build without eval/nnue/default.nnue
+    const nnue::Network* before = eval::network();
+    const char* two =
+        "2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,Ng25,Ng14,Ph24,"
+        "Ph12,Pf26,Wi44 - g play 0 1";
+    const char* three =
+        "3 Hi99,Qi67,Ri99,Bh68,Ni78,Nh79,Pi56,Pg68,Pf69,Wh78 Hi23,Qh24,Rg25,Bh35,Ni34,Ng36,Pi45,"
+        "Pi23,Ph13,Wh46 Hc17,Qd38,Re27,Bd16,Nd39,Nd17,Pe26,Pd49,Pc17,Wd28 k play 5 2";
+    auto applies = [](const char* fen, Rules r) {
+        Position p;
+        REQUIRE_FALSE(p.set(fen, r));
+        return eval::nnue_applies(p);
+    };
+    eval::set_network(net, false);
+    CHECK(applies(two, Rules{}));
+    CHECK_FALSE(applies(three, Rules{}));  // three-player games: the classical terms
+    Rules blind;
+    blind.blind = true;  // the blind search's boards keep the terms its hunt was tuned with
+    CHECK_FALSE(applies(two, blind));
+    Rules kinta;
+    kinta.kinta = true;
+    CHECK_FALSE(applies(two, kinta));
+    eval::set_network(net, true);
+    CHECK(applies(three, Rules{}));
+    eval::set_network(nullptr, true);
+    CHECK_FALSE(applies(two, Rules{}));
+    eval::set_network(before, false);
 }
