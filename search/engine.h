@@ -35,9 +35,10 @@ struct BenchResult {
     std::vector<std::pair<std::string, std::uint64_t>> per_position;
 };
 
-/// Whether the network evaluates by default (`Use NNUE`): true only once a network has beaten
-/// the classical evaluation in a match (docs/search.md, "The network").
-inline constexpr bool kUseNnueDefault = false;
+/// Whether the network evaluates by default (`Use NNUE`): true since the built-in network
+/// passed the SPRT against the classical evaluation at 10+0.1 (docs/search.md, "The net
+/// becomes the default"); two-player games only (kNnueThreePlayersDefault).
+inline constexpr bool kUseNnueDefault = true;
 /// Whether the network, when in use, also evaluates three-player games (`NNUE Three Players`):
 /// false while a network loses there (docs/search.md, "Three players with the net").
 inline constexpr bool kNnueThreePlayersDefault = false;

@@ -560,6 +560,13 @@ TEST_CASE("Use NNUE and EvalFile: the built-in network, a bad file refused, stat
     const std::string pos =
         "position fen 2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,"
         "Ng25,Ng14,Ph24,Ph12,Pf26,Wi44 - g play 0 1";
+    if (nnue::default_network() != nullptr) {  // the built-in network is the default
+        s.send(pos);
+        s.send("eval");
+        CHECK(s.wait_for("Evaluation for the player to move (NNUE)", 2000).size() > 0);
+        s.clear();
+    }
+    s.send("setoption name Use NNUE value false");
     // A file that is not there, or not a network: an error, and the evaluation stays classical.
     s.send("setoption name EvalFile value /nonexistent/net.nnue");
     CHECK(s.with_prefix("info string error").size() == 1);
