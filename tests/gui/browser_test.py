@@ -265,10 +265,12 @@ try:
     create(q, 2, ['me', 'engine:klinzha'], name='Ann')
     played = 0
     told_seen = False
+    ended = False
     for i in range(24):
         # (one state read: the turn is the person's and it is offered its proposals)
         s = wait_for(lambda: (lambda t: t if t['result'] or (t['can']['move'] and t['legal']) else None)(state(q)), 20)
         if not s or s['result']:
+            ended = bool(s and s['result'])
             break
         check('data-man="b' not in s['svg'], 'a blind seat is shown none of the engine\'s men')
         before = s['plies']
@@ -281,7 +283,10 @@ try:
         told_seen = told_seen or q.execute_script(
             "const t = document.getElementById('told');"
             "return !t.hidden && t.textContent.includes('blue played');")
-    check(played >= 12, f'a person plays a blind game by clicks ({played} proposals played)')
+    # (the engine may end it sooner: against moves this arbitrary it takes the heart within
+    # 30 plies of play in about half its games, docs/search.md)
+    check(played >= 12 or (ended and played >= 4),
+          f'a person plays a blind game by clicks ({played} proposals played, ended {ended})')
     check(told_seen, 'the page lists what the arbiter told the person')
     q.quit()
 

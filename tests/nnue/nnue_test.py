@@ -9,10 +9,10 @@
    eval/weights.h. tools/nnue/shuffle.py deduplicates and splits the data.
    tools/nnue/train.py trains on it for a few epochs (seconds) and writes a .nnue; the loss
    falls, and the quantised network's outputs match the float model's within a tolerance.
-3. klinzha, given that file (EvalFile, Use NNUE), evaluates each position (the protocol's
-   `eval`): its output equals the trainer's own integer inference of network.h, written
-   apart from the engine's, for every position (the features, the turned board and the
-   quantised layers of two independent implementations agree).
+3. klinzha, given that file (EvalFile, Use NNUE, NNUE Three Players), evaluates each
+   position (the protocol's `eval`): its output equals the trainer's own integer inference of
+   network.h, written apart from the engine's, for every position (the features, the turned
+   board and the quantised layers of two independent implementations agree).
 Exit status 0 when every check passes.
 """
 import os
@@ -167,7 +167,8 @@ def main():
 
     # The engine's inference against the trainer's integer inference.
     rows = np.arange(min(60, len(a)))
-    lines = ['setoption name EvalFile value ' + net_path, 'setoption name Use NNUE value true']
+    lines = ['setoption name EvalFile value ' + net_path, 'setoption name Use NNUE value true',
+             'setoption name NNUE Three Players value true']
     for i in rows:
         lines += ['setoption name Players value ' + str(a[i]['players']),
                   'position fen ' + fen_of(a[i]), 'eval']
