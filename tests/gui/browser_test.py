@@ -266,7 +266,10 @@ try:
     played = 0
     told_seen = False
     ended = False
-    for i in range(24):
+    for i in range(48):
+        # (24 proposals or more, as many as it takes to play 12: the arbiter refuses some)
+        if i >= 24 and played >= 12:
+            break
         # (one state read: the turn is the person's and it is offered its proposals)
         s = wait_for(lambda: (lambda t: t if t['result'] or (t['can']['move'] and t['legal']) else None)(state(q)), 20)
         if not s or s['result']:
