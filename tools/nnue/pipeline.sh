@@ -14,6 +14,10 @@
 # 4. check: klinzha reads the net and evaluates a position with it.
 # Writes WORKDIR/data.bin, train.bin, held.bin and net.nnue, and prints each step's time.
 # A second generation: run again with a new WORKDIR and EVAL_FILE=<first>/net.nnue.
+# Environment: PLAYERS=2|3|mix (the games' sizes, default mix); INIT=NET.nnue starts the
+# training from that net (of the same FT x L1) instead of the material initialisation, with
+# LR (default 1e-3) as the first learning rate: the third generation's recipe, two-player
+# data searched with the built-in net and trained on from it (docs/search.md, NNUE).
 # Exit status: non-zero when a step fails (its message says which).
 set -euo pipefail
 if [ $# -lt 3 ]; then
@@ -38,13 +42,15 @@ step() {  # step NAME COMMAND...: runs it and prints how long it took
     echo "pipeline.sh: $name took $((SECONDS - t0)) s"
 }
 gen_args=(--depth 2 --nodes 100000 --setup mix --random-plies 4 --multipv 4
-          --multipv-plies 12 --players mix --options mix)
+          --multipv-plies 12 --players "${PLAYERS:-mix}" --options mix)
 [ -n "$eval_file" ] && gen_args+=(--eval-file "$eval_file")
 step generate "$here/gen.sh" "$work/data.bin" "$shards" "$games" "${gen_args[@]}"
 step shuffle "$py" "$here/shuffle.py" "$work/data.bin" -o "$work/train.bin" \
     --held-out "$work/held.bin"
+train_args=(--ft "$ft" --l1 "$l1" --lambda "$lambda" --lr "${LR:-1e-3}" --threads "$(nproc)")
+[ -n "${INIT:-}" ] && train_args+=(--init "$INIT")
 step train "$py" "$here/train.py" "$work/train.bin" --held-out "$work/held.bin" \
-    -o "$work/net.nnue" --ft "$ft" --l1 "$l1" --lambda "$lambda" --threads "$(nproc)"
+    -o "$work/net.nnue" "${train_args[@]}"
 check() {  # the engine takes the net and evaluates a play position with it
     local out fen="2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,Ng25,Ng14,Ph24,Ph12,Pf26,Wi44 - g play 0 1"
     out=$(printf 'setoption name EvalFile value %s\nsetoption name Use NNUE value true\nposition fen %s\neval\nquit\n' \

@@ -390,7 +390,8 @@ def train(args):
         return sum(parts) / len(hold)
 
     best = (held_loss(), 0, quantise(net), {k: v.clone() for k, v in net.state_dict().items()})
-    print(f'epoch 0  held-out loss {best[0]:.5f} (the material term alone)', flush=True)
+    start = f'the net {args.init}' if args.init else 'the material term alone'
+    print(f'epoch 0  held-out loss {best[0]:.5f} ({start})', flush=True)
     for epoch in range(1, args.epochs + 1):
         net.train()
         perm = fit[np.random.permutation(len(fit))]
