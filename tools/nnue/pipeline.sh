@@ -16,7 +16,7 @@
 # A second generation: run again with a new WORKDIR and EVAL_FILE=<first>/net.nnue.
 # Environment: PLAYERS=2|3|mix (the games' sizes, default mix); INIT=NET.nnue starts the
 # training from that net (of the same FT x L1) instead of the material initialisation, with
-# LR (default 1e-3) as the first learning rate: the third generation's recipe, two-player
+# LR as the first learning rate (train.py's default, 1e-3, when unset): the third generation's recipe, two-player
 # data searched with the built-in net and trained on from it (docs/search.md, NNUE).
 # Exit status: non-zero when a step fails (its message says which).
 set -euo pipefail
@@ -47,7 +47,8 @@ gen_args=(--depth 2 --nodes 100000 --setup mix --random-plies 4 --multipv 4
 step generate "$here/gen.sh" "$work/data.bin" "$shards" "$games" "${gen_args[@]}"
 step shuffle "$py" "$here/shuffle.py" "$work/data.bin" -o "$work/train.bin" \
     --held-out "$work/held.bin"
-train_args=(--ft "$ft" --l1 "$l1" --lambda "$lambda" --lr "${LR:-1e-3}" --threads "$(nproc)")
+train_args=(--ft "$ft" --l1 "$l1" --lambda "$lambda" --threads "$(nproc)")
+[ -n "${LR:-}" ] && train_args+=(--lr "$LR")
 [ -n "${INIT:-}" ] && train_args+=(--init "$INIT")
 step train "$py" "$here/train.py" "$work/train.bin" --held-out "$work/held.bin" \
     -o "$work/net.nnue" "${train_args[@]}"
