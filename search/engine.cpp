@@ -252,7 +252,7 @@ BenchResult Engine::bench(int depth, const std::atomic<bool>* stop, int threads,
         searcher_.clear();
         SearchLimits lim;
         lim.depth = depth > 0 ? depth : positions[i].second;
-        std::uint64_t n = searcher_.search_sync(roots[i], lim, s, {});
+        std::uint64_t n = searcher_.search_sync(roots[i], lim, s, {}, stop);
         r.per_position.emplace_back(positions[i].first, n);
         r.nodes += n;
     }

@@ -128,9 +128,12 @@ class Searcher {
     void clear();
 
     /// Runs a search synchronously and returns the nodes searched (bench, analyse), with
-    /// settings.threads threads; setup choices without random variation.
+    /// settings.threads threads; setup choices without random variation. `also_stop` (may be
+    /// null): a caller's stop flag, read once the search's own flag is reset, so that a stop
+    /// the caller raised just before this call (its flag first, then stop()) is not lost.
     std::uint64_t search_sync(const Position& root, const SearchLimits& limits,
-                              const SearchSettings& settings, SearchCallbacks callbacks);
+                              const SearchSettings& settings, SearchCallbacks callbacks,
+                              const std::atomic<bool>* also_stop = nullptr);
 
     struct Shared;  // state shared by the threads of one search (search.cpp)
     /// One search thread's move-ordering statistics (history, counter-moves), kept from one

@@ -110,8 +110,10 @@ void Searcher::run(Position root, SearchLimits limits, SearchSettings settings,
 }
 
 std::uint64_t Searcher::search_sync(const Position& root, const SearchLimits& limits,
-                                    const SearchSettings& settings, SearchCallbacks callbacks) {
+                                    const SearchSettings& settings, SearchCallbacks callbacks,
+                                    const std::atomic<bool>* also_stop) {
     prepare(false);
+    if (also_stop && also_stop->load()) stop_ = true;  // raised before prepare() reset stop_
     SearchSettings s = settings;
     s.vary_setup = false;
     Shared sh{tt_, stop_, pondering_, ponderhit_ms_, limits, s, started_at_, {}, 0, {}};

@@ -179,3 +179,25 @@ TEST_CASE("three players: a leader takes a weak player's heart at once (RH 11.1)
         CHECK(p.heart_victim(r.best) == BLACK);
     }
 }
+
+TEST_CASE("search_sync: a caller's stop raised before the call ends the search at once") {
+    // Engine::bench checks its stop flag, then search_sync resets the searcher's own: a stop
+    // (flag, then Searcher::stop) landing between the two was lost, and `bench 30` ran on.
+    TranspositionTable tt;
+    tt.resize(16);
+    Searcher searcher(tt);
+    Position root;
+    REQUIRE_FALSE(
+        root.set("2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 "
+                 "Hh12,Qi33,Ri23,Bh23,Ng25,Ng14,Ph24,Ph12,Pf26,Wi44 - g play 0 1",
+                 Rules{}));
+    SearchLimits lim;
+    lim.depth = 6;
+    SearchSettings settings;
+    const std::uint64_t whole = searcher.search_sync(root, lim, settings, {});
+    std::atomic<bool> raised{true};
+    tt.clear();
+    const std::uint64_t stopped = searcher.search_sync(root, lim, settings, {}, &raised);
+    CHECK(whole > 1000);
+    CHECK(stopped < whole / 10);
+}
