@@ -16,8 +16,9 @@
 # A second generation: run again with a new WORKDIR and EVAL_FILE=<first>/net.nnue.
 # Environment: PLAYERS=2|3|mix (the games' sizes, default mix); INIT=NET.nnue starts the
 # training from that net (of the same FT x L1) instead of the material initialisation, with
-# LR as the first learning rate (train.py's default, 1e-3, when unset): the third generation's recipe, two-player
-# data searched with the built-in net and trained on from it (docs/search.md, NNUE).
+# LR as the first learning rate (train.py's default, 1e-3, when unset): the third and fourth
+# generations' recipe, two-player data searched with the built-in net and trained on from it
+# (docs/search.md, NNUE).
 # Exit status: non-zero when a step fails (its message says which).
 set -euo pipefail
 if [ $# -lt 3 ]; then
