@@ -185,6 +185,9 @@ void add_planner_options(std::vector<Option>& t) {
             {"SetupSearch", &SetupPlanner::Params::judged, 16,
              "setup planner: candidate setups judged by a search of what follows them (the "
              "opponents' setup, the hearts, the first moves; two players); 0: off"},
+            {"SetupTime", &SetupPlanner::Params::time_moves, 64,
+             "setup planner: on a clock, the placement that plans our whole setup may take "
+             "the time of this many moves (the later placements follow the plan at once)"},
         };
         for (const PlannerOption& po : kPlannerOptions) {
             const SetupPlanner::Params defaults;

@@ -54,6 +54,11 @@ class SetupPlanner {
         /// make it, then the heart phase and the first moves of play. 0: the evaluation's
         /// score alone decides (the planner of one ply).
         int judged = 16;
+        /// A clock's time for the placement that plans our whole setup, in moves' worth of
+        /// the time manager's budget (plan_time's weight): the placements after it follow the
+        /// plan at once, and the setup decides most two-player games (docs/search.md). At
+        /// -tc 5+0.05 one move's budget (65 ms) judged one or two candidates of the 16.
+        int time_moves = 8;
     };
 
     struct Result {

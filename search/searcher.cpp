@@ -140,8 +140,10 @@ std::uint64_t Searcher::run_search(Shared& sh, const Position& root, const Searc
         report_best(sh, cb, Move(), Move());
         return 0;
     }
+    // The first placement of our setup plans all of it (planner.h); the rest follow at once.
+    const bool plans_setup = root.phase() == Phase::Place && !root.pieces(root.to_move());
     sh.budget = plan_time(sh.limits, root.to_move(), sh.settings.move_overhead_ms, root.ply(),
-                          root.players());
+                          root.players(), plans_setup ? sh.settings.planner.time_moves : 1);
     if (sh.settings.vary_setup && root.phase() != Phase::Play)
         sh.noise_seed =
             (sh.settings.setup_seed ? sh.settings.setup_seed : std::random_device{}()) | 1;

@@ -6,7 +6,7 @@
 namespace klinzha {
 
 TimeBudget plan_time(const SearchLimits& limits, Colour us, std::int64_t overhead_ms, int ply_hint,
-                     int players) {
+                     int players, int weight) {
     TimeBudget b;
     if (limits.movetime >= 0) {
         std::int64_t t = std::max<std::int64_t>(1, limits.movetime - overhead_ms);
@@ -27,7 +27,7 @@ TimeBudget plan_time(const SearchLimits& limits, Colour us, std::int64_t overhea
     // What may be spent without losing on time: the clock less the margin; the delay, free
     // every move (it never reaches the clock), is added less the overhead below.
     const std::int64_t usable = std::max<std::int64_t>(0, left - overhead_ms);
-    std::int64_t base = usable / mtg + inc * 3 / 4;
+    std::int64_t base = (usable / mtg + inc * 3 / 4) * std::max(1, weight);
     std::int64_t hard_cap = usable / 3 + inc / 2;
     if (limits.movestogo == 1) hard_cap = usable * 4 / 5;  // the last move of a period
     // The increment is credited only after the move: never plan past what the clock holds.

@@ -21,9 +21,13 @@ struct TimeBudget {
 /// Both only shape the expected number of own moves left (the game's expected length
 /// spread over its players, at least 20). Never returns a hard limit that, with the
 /// overhead, exceeds the time on the clock plus the delay; never less than 1 ms when a
-/// clock is given; never plans on an increment before it is credited.
+/// clock is given; never plans on an increment before it is credited. `weight`: how many
+/// moves' time this move may take (>= 1): a placement that plans the player's whole setup
+/// (SPEC 6.1; SetupPlanner::Params::time_moves), whose later placements follow the plan at
+/// once; the soft and hard limits grow with it up to the same hard cap (a third of the
+/// clock). A fixed `movetime` and an untimed search are left as they are.
 TimeBudget plan_time(const SearchLimits& limits, Colour us, std::int64_t overhead_ms,
-                     int ply_hint = 0, int players = 2);
+                     int ply_hint = 0, int players = 2, int weight = 1);
 
 /// Scales the soft limit as the search learns: `best_move_changes` (a decaying count of
 /// changes of the best move) and `heart_in_danger` buy more time; the result never exceeds

@@ -100,3 +100,25 @@ TEST_CASE("issue 9: the clock is spread over the expected length of the game") {
     // Three-player games last longer for each player (240 plies, 80 own moves).
     CHECK(plan_time(l, GREEN, 30, 0, 3).soft_ms < opening.soft_ms);
 }
+
+TEST_CASE("a setup's planning placement may take several moves' time, within the hard cap") {
+    SearchLimits l;
+    l.time = {5000, 5000, -1};
+    l.inc = {50, 50, 0};
+    const auto one = plan_time(l, GREEN, 30, 0, 2);
+    const auto eight = plan_time(l, GREEN, 30, 0, 2, 8);
+    // 4,970 ms over 70 own moves plus 3/4 of the increment, 60% soft: about 65 ms a move.
+    CHECK(one.soft_ms >= ((5000 - 30) / 70 + 37) * 6 / 10 - 1);
+    CHECK(eight.soft_ms >= 8 * one.soft_ms - 8);
+    CHECK(eight.soft_ms <= 8 * one.soft_ms + 8);
+    // The hard cap (a third of the clock and half the increment) holds whatever the weight.
+    CHECK(eight.hard_ms <= (5000 - 30) / 3 + 25);
+    CHECK(plan_time(l, GREEN, 30, 0, 2, 64).hard_ms <= (5000 - 30) / 3 + 25);
+    CHECK(plan_time(l, GREEN, 30, 0, 2, 64).soft_ms <= (5000 - 30) / 3 + 25);
+    // A weight below one is one; a fixed movetime and an untimed search ignore it.
+    CHECK(plan_time(l, GREEN, 30, 0, 2, 0).soft_ms == one.soft_ms);
+    SearchLimits m;
+    m.movetime = 500;
+    CHECK(plan_time(m, GREEN, 30, 0, 2, 8).soft_ms == 470);
+    CHECK(plan_time(SearchLimits{}, GREEN, 30, 0, 2, 8).soft_ms < 0);
+}
