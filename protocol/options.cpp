@@ -182,12 +182,15 @@ void add_planner_options(std::vector<Option>& t) {
              "could take the planned heart (no own man on it, in no own wall's zone)"},
             {"SetupVariety", &SetupPlanner::Params::variety_cp, 1000,
              "setup planner: cp window of near-equal setups chosen among at random"},
-            {"SetupSearch", &SetupPlanner::Params::judged, 16,
+            {"SetupSearch", &SetupPlanner::Params::judged, 64,
              "setup planner: candidate setups judged by a search of what follows them (the "
              "opponents' setup, the hearts, the first moves; two players); 0: off"},
             {"SetupTime", &SetupPlanner::Params::time_moves, 64,
              "setup planner: on a clock, the placement that plans our whole setup may take "
              "the time of this many moves (the later placements follow the plan at once)"},
+            {"SetupReplyRuns", &SetupPlanner::Params::reply_runs, 64,
+             "setup planner, SetupSearch: runs of the opponents' planner that makes their "
+             "setup in each judgement"},
         };
         for (const PlannerOption& po : kPlannerOptions) {
             const SetupPlanner::Params defaults;

@@ -59,6 +59,9 @@ class SetupPlanner {
         /// plan at once, and the setup decides most two-player games (docs/search.md). At
         /// -tc 5+0.05 one move's budget (65 ms) judged one or two candidates of the 16.
         int time_moves = 8;
+        /// Greedy+climb runs of each opponent's planner inside a judgement (the opponents'
+        /// setup as they would make it, seeing ours). Their real planner makes many more.
+        int reply_runs = 2;
     };
 
     struct Result {

@@ -83,6 +83,12 @@ TEST_CASE("setoption: case-insensitive names, range checks, errors change nothin
     CHECK(s.uci().engine().planner().threat_first_cp == 5000);
     CHECK(s.uci().engine().planner().threat_later_cp == 0);
     CHECK(s.uci().engine().planner().variety_cp == 30);
+    s.send("setoption name SetupTime value 12");
+    s.send("setoption name SetupReplyRuns value 4");
+    CHECK(s.uci().engine().planner().time_moves == 12);
+    CHECK(s.uci().engine().planner().reply_runs == 4);
+    s.expect_one_error("setoption name SetupTime value 65", "must be in 0..");
+    CHECK(s.uci().engine().planner().time_moves == 12);
     s.expect_one_error("setoption name SetupThreatLater value -5", "must be in 0..");
     s.expect_one_error("setoption name SetupVariety value x", "whole number");
     CHECK(s.uci().engine().planner().threat_later_cp == 0);
