@@ -92,7 +92,7 @@ struct SearchSettings {
     /// differ; otherwise the same seed and position give the same placement, as klinzha-gen
     /// needs for data reproducible from its --seed).
     std::uint64_t setup_seed = 0;
-    SetupPlanner::Params planner;  ///< the setup planner's weights (SetupThreat* options)
+    SetupPlanner::Params planner;  ///< the setup planner's weights and time (the Setup* options)
     /// Kinta (SPEC 26): attacks are chance nodes weighed by their odds; false plays every
     /// attack as a sure win with the attacker's strength unchanged (a baseline for matches).
     bool kinta_odds = true;

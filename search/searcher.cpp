@@ -184,7 +184,7 @@ std::optional<int> Searcher::judge_setup(Shared& sh, const Position& placed, Col
     std::mt19937_64 r2(0x5e7u);
     while (p.phase() == Phase::Place && !stop_.load()) {
         auto their = theirs.next(
-            p, params, std::max(1, sh.settings.planner.reply_runs), [] { return true; }, r2, false);
+            p, params, std::max(1, params.reply_runs), [] { return true; }, r2, false);
         judge_nodes += their.evaluations;
         if (their.move.is_none()) break;
         p.do_move(their.move);
@@ -239,7 +239,7 @@ std::uint64_t Searcher::plan_placement(Shared& sh, const Position& root,
     const bool judging = (root.players() == 2 || us == GREEN) && sh.settings.planner.judged > 0 &&
                          !root.rules().blind;
     auto res = planner_.next(root, sh.settings.planner,
-                             timed ? std::max(64, 2 * sh.settings.planner.judged)
+                             timed ? std::max(kPlannerRunsTimed, 2 * sh.settings.planner.judged)
                                    : std::max(kPlannerRuns, sh.settings.planner.judged),
                              keep_going, rng, sh.noise_seed != 0,
                              judging ? SetupPlanner::Judge(judge) : nullptr);

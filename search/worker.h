@@ -43,10 +43,11 @@ constexpr int kMaxPly = 128;
 constexpr int kPlacementDepth = 2;
 constexpr int kSetupSearchDepth = 5;  // SetupSearch: plies searched after a judged setup
 constexpr std::uint64_t kSetupSearchNodes = 200000;  // SetupSearch: nodes at most per judgement
-constexpr int kPlannerRuns = 16;   // greedy+climb runs of the setup planner when untimed
-constexpr int kRfpDepth = 5;       // reverse futility pruning up to this depth (plies)
-constexpr int kRfpMargin = 120;    // its margin per ply (centi-pawns)
-constexpr int kDeltaMargin = 150;  // delta pruning's margin in the quiescence (centi-pawns)
+constexpr int kPlannerRuns = 16;       // greedy+climb runs of the setup planner when untimed
+constexpr int kPlannerRunsTimed = 64;  // at most, on a clock (while half the soft limit lasts)
+constexpr int kRfpDepth = 5;           // reverse futility pruning up to this depth (plies)
+constexpr int kRfpMargin = 120;        // its margin per ply (centi-pawns)
+constexpr int kDeltaMargin = 150;      // delta pruning's margin in the quiescence (centi-pawns)
 // Kinta (SPEC 26): the value a fight's outcome may take in a chance node. A fight is never a
 // proven mate, so the expectation of its outcomes stays below kMateBound; these are the
 // bounds L and U of Ballard's Star1 pruning.
