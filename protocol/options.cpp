@@ -191,6 +191,9 @@ void add_planner_options(std::vector<Option>& t) {
             {"SetupReplyRuns", &SetupPlanner::Params::reply_runs, 64,
              "setup planner, SetupSearch: runs of the opponents' planner that makes their "
              "setup in each judgement"},
+            {"SetupSearchDepth", &SetupPlanner::Params::judge_depth, 16,
+             "setup planner, SetupSearch: plies of each judgement's search after the "
+             "opponents' setup (the hearts, then play); 0 and 1: one"},
         };
         for (const PlannerOption& po : kPlannerOptions) {
             const SetupPlanner::Params defaults;

@@ -193,7 +193,7 @@ std::optional<int> Searcher::judge_setup(Shared& sh, const Position& placed, Col
     tt.resize(1);
     Searcher nested(tt);
     SearchLimits lim;
-    lim.depth = kSetupSearchDepth;
+    lim.depth = std::max(1, params.judge_depth);
     lim.nodes = kSetupSearchNodes;
     if (timed) lim.movetime = left;
     SearchSettings set = sh.settings;

@@ -41,7 +41,6 @@ using eval::kMateBound;
 
 constexpr int kMaxPly = 128;
 constexpr int kPlacementDepth = 2;
-constexpr int kSetupSearchDepth = 5;  // SetupSearch: plies searched after a judged setup
 constexpr std::uint64_t kSetupSearchNodes = 200000;  // SetupSearch: nodes at most per judgement
 constexpr int kPlannerRuns = 16;       // greedy+climb runs of the setup planner when untimed
 constexpr int kPlannerRunsTimed = 64;  // at most, on a clock (while half the soft limit lasts)

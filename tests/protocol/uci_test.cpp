@@ -85,8 +85,12 @@ TEST_CASE("setoption: case-insensitive names, range checks, errors change nothin
     CHECK(s.uci().engine().planner().variety_cp == 30);
     s.send("setoption name SetupTime value 12");
     s.send("setoption name SetupReplyRuns value 4");
+    s.send("setoption name SetupSearchDepth value 7");
     CHECK(s.uci().engine().planner().time_moves == 12);
     CHECK(s.uci().engine().planner().reply_runs == 4);
+    CHECK(s.uci().engine().planner().judge_depth == 7);
+    s.expect_one_error("setoption name SetupSearchDepth value 17", "must be in 0..");
+    CHECK(s.uci().engine().planner().judge_depth == 7);
     s.expect_one_error("setoption name SetupTime value 65", "must be in 0..");
     CHECK(s.uci().engine().planner().time_moves == 12);
     s.expect_one_error("setoption name SetupThreatLater value -5", "must be in 0..");
