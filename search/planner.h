@@ -53,7 +53,7 @@ class SetupPlanner {
         /// follows them (`judge` of next()): the opponents' setup as their planner would
         /// make it, then the heart phase and the first moves of play. 0: the evaluation's
         /// score alone decides (the planner of one ply).
-        int judged = 16;
+        int judged = 32;
         /// A clock's time for the placement that plans our whole setup, in moves' worth of
         /// the time manager's budget (plan_time's weight): the placements after it follow the
         /// plan at once, and the setup decides most two-player games (docs/search.md). At
