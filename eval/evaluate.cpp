@@ -184,27 +184,30 @@ void EvalCache::clear() {
 }
 
 namespace {
-std::atomic<const nnue::Network*> g_network{nullptr};
-std::atomic<bool> g_network_three{true};
+std::atomic<const nnue::Network*> g_network{nullptr};        // two-player games
+std::atomic<const nnue::Network*> g_network_three{nullptr};  // three-player games
 }  // namespace
 
-const nnue::Network* network() {
-    return g_network.load(std::memory_order_relaxed);
+const nnue::Network* network(int players) {
+    return (players == 3 ? g_network_three : g_network).load(std::memory_order_relaxed);
 }
 
 void set_network(const nnue::Network* net, bool in_three_player_games) {
-    g_network_three.store(in_three_player_games, std::memory_order_relaxed);
-    g_network.store(net, std::memory_order_relaxed);
+    set_networks(net, in_three_player_games ? net : nullptr);
+}
+
+void set_networks(const nnue::Network* two, const nnue::Network* three) {
+    g_network_three.store(three, std::memory_order_relaxed);
+    g_network.store(two, std::memory_order_relaxed);
 }
 
 bool nnue_applies(const Position& pos) {
-    return network() && pos.phase() == Phase::Play && !pos.rules().kinta &&
-           !pos.rules().reflective && !pos.rules().blind && !pos.hidden() &&
-           (pos.players() == 2 || g_network_three.load(std::memory_order_relaxed));
+    return network(pos.players()) && pos.phase() == Phase::Play && !pos.rules().kinta &&
+           !pos.rules().reflective && !pos.rules().blind && !pos.hidden();
 }
 
 int nnue_evaluate(const Position& pos, Colour c) {
-    const nnue::Network& net = *network();
+    const nnue::Network& net = *network(pos.players());
     nnue::Accumulator acc;
     acc.refresh(net, pos);
     return nnue::evaluate(net, acc, pos, c);

@@ -157,18 +157,19 @@ inline constexpr int kLazyMarginAbove = 400;
 /// the network's output when one is in use.
 std::string trace(const Position& pos);
 
-/// The network in use (eval/nnue), or nullptr for the classical evaluation alone. Set between
-/// searches (the engine's `Use NNUE`, `NNUE Three Players` and `EvalFile` options); read by
-/// every search thread. in_three_player_games: whether the network also evaluates
-/// three-player positions (false: those keep the classical terms; the built-in network loses
-/// there, docs/search.md "The network").
-const nnue::Network* network();
+/// The network in use for games of `players` players (2 or 3; eval/nnue), or nullptr for the
+/// classical evaluation alone. Set between searches (the engine's `Use NNUE`, `NNUE Three
+/// Players`, `EvalFile` and `EvalFile Three Players` options); read by every search thread.
+const nnue::Network* network(int players = 2);
+/// One network for both game sizes; in_three_player_games false: three-player positions keep
+/// the classical terms (docs/search.md "The network").
 void set_network(const nnue::Network* net, bool in_three_player_games = true);
-/// True when the network evaluates pos: a network is set, pos is in the play phase (the
-/// setup planner keeps the classical terms), its rules are ones the network was trained for
-/// (not Kinta, not Reflective, not Blind: neither a view nor the boards the blind search
-/// samples, which keep the terms its hunt was tuned with), and pos has two players or the
-/// network was set for three-player games too.
+/// A network per game size (either may be nullptr: the classical terms there).
+void set_networks(const nnue::Network* two, const nnue::Network* three);
+/// True when the network evaluates pos: one is set for pos's number of players, pos is in the
+/// play phase (the setup planner keeps the classical terms), and its rules are ones the
+/// network was trained for (not Kinta, not Reflective, not Blind: neither a view nor the
+/// boards the blind search samples, which keep the terms its hunt was tuned with).
 bool nnue_applies(const Position& pos);
 /// Colour c's standing in pos by the network, computed from scratch (centi-pawns; needs
 /// nnue_applies(pos)). The search keeps accumulators move by move instead.

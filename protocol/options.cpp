@@ -283,6 +283,13 @@ void add_eval_and_log_options(std::vector<Option>& t) {
                          auto err = c.engine.set_eval_file(v);
                          return err ? fail(*err) : ok();
                      }));
+    t.push_back(text("EvalFile Three Players", "<built-in>",
+                     "the network file of three-player games (with NNUE Three Players); "
+                     "<built-in> or empty: the built-in three-player network, else EvalFile's",
+                     [](OptionContext& c, const std::string& v) {
+                         auto err = c.engine.set_eval_file_three(v);
+                         return err ? fail(*err) : ok();
+                     }));
     t.push_back(text("Debug Log File", "",
                      "log every protocol line in and out, with a timestamp, to this file",
                      [](OptionContext& c, const std::string& v) {

@@ -25,9 +25,14 @@ Engine::Engine(SearchCallbacks callbacks) : callbacks_(std::move(callbacks)), po
 }
 
 void Engine::apply_network() {
-    const nnue::Network* net = loaded_net_ ? loaded_net_ : nnue::default_network();
+    const nnue::Network* two = loaded_net_ ? loaded_net_ : nnue::default_network();
+    // Three players: EvalFile Three Players's network, else the built-in three-player one,
+    // else the two-player one (as before there was a network for three players).
+    const nnue::Network* three = loaded_net_three_               ? loaded_net_three_
+                                 : nnue::default_network_three() ? nnue::default_network_three()
+                                                                 : two;
     const bool on = use_nnue_ && settings_.skill_level >= kSkillMax;
-    eval::set_network(on ? net : nullptr, nnue_three_players_);
+    eval::set_networks(on ? two : nullptr, on && nnue_three_players_ ? three : nullptr);
 }
 
 std::optional<std::string> Engine::set_nnue_three_players(bool on) {
@@ -47,9 +52,18 @@ std::optional<std::string> Engine::set_use_nnue(bool on) {
 }
 
 std::optional<std::string> Engine::set_eval_file(const std::string& path) {
+    return load_network(path, loaded_net_);
+}
+
+std::optional<std::string> Engine::set_eval_file_three(const std::string& path) {
+    return load_network(path, loaded_net_three_);
+}
+
+std::optional<std::string> Engine::load_network(const std::string& path,
+                                                const nnue::Network*& slot) {
     if (searching()) return "not while searching";
     if (path.empty() || path == "<built-in>") {
-        loaded_net_ = nullptr;
+        slot = nullptr;
     } else {
         auto r = nnue::Network::read_file(path);
         if (auto* err = std::get_if<std::string>(&r)) return *err;
@@ -57,7 +71,7 @@ std::optional<std::string> Engine::set_eval_file(const std::string& path) {
         static std::vector<std::unique_ptr<nnue::Network>> kept;  // see loaded_net_
         std::lock_guard lock(m);
         kept.push_back(std::move(std::get<std::unique_ptr<nnue::Network>>(r)));
-        loaded_net_ = kept.back().get();
+        slot = kept.back().get();
     }
     apply_network();
     return std::nullopt;

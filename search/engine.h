@@ -70,6 +70,9 @@ class Engine {
     /// they keep the classical terms). Error: not while searching.
     std::optional<std::string> set_nnue_three_players(bool on);
     std::optional<std::string> set_eval_file(const std::string& path);
+    /// The network of three-player games (`EvalFile Three Players`; "" or "<built-in>": the
+    /// built-in three-player network, else the two-player one). Errors as set_eval_file.
+    std::optional<std::string> set_eval_file_three(const std::string& path);
     /// The setup planner's weights (SetupPlanner::Params; centi-pawns, >= 0).
     void set_planner(const SetupPlanner::Params& p) { settings_.planner = p; }
     const SetupPlanner::Params& planner() const { return settings_.planner; }
@@ -195,7 +198,12 @@ class Engine {
     /// EvalFile's network, when not the built-in one. Networks read are kept for the life of
     /// the process (0.5 MB each), as the evaluation's pointer to one is process-wide.
     const nnue::Network* loaded_net_ = nullptr;
-    /// Sets eval::set_network from use_nnue_, nnue_three_players_ and loaded_net_. The levels
+    /// EvalFile Three Players's network, when not the built-in one (kept as loaded_net_).
+    const nnue::Network* loaded_net_three_ = nullptr;
+    /// Reads the network at `path` into `slot` (nullptr for "" or "<built-in>") and applies
+    /// it; an error (the file's) leaves slot and the networks in use as they were.
+    std::optional<std::string> load_network(const std::string& path, const nnue::Network*& slot);
+    /// Sets eval::set_networks from use_nnue_, nnue_three_players_ and the loaded nets. The levels
     /// below kSkillMax keep the classical evaluation: their Elo scale was measured with it
     /// (docs/search.md, "Levels"). Called by the setters and before each search.
     void apply_network();

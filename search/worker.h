@@ -136,6 +136,7 @@ class Worker {
           pos_(root),
           root_(root.to_move()),
           root_ply_(root.ply()),
+          net_(eval::network(root.players())),
           history_(history) {
         if (net_) acc_.resize(kAccPlies);
     }
@@ -451,7 +452,7 @@ class Worker {
     static constexpr int kAccPlies = 2 * kMaxPly + 16;
     /// How many plies back update_from_ancestor looks for an evaluated ancestor.
     static constexpr int kAccWalk = 16;
-    const nnue::Network* net_ = eval::network();
+    const nnue::Network* net_;  ///< the network for the root's game size, or nullptr
     std::vector<nnue::Accumulator> acc_;
     nnue::Accumulator acc_scratch_;
     /// One reply of Best-Reply Search's opponents' layer (brs_search).

@@ -83,5 +83,8 @@ struct Network {
 /// The network built into the executable (eval/nnue/default.nnue), or nullptr when the build
 /// has none that reads.
 const Network* default_network();
+/// The network built in for three-player games (eval/nnue/default3.nnue: trained on
+/// three-player games alone, issue 27), or nullptr when the build has none that reads.
+const Network* default_network_three();
 
 }  // namespace klinzha::nnue

@@ -86,7 +86,8 @@ TEST_CASE("evaluation: a heart taken in three players counts its RH 11.1 point f
 TEST_CASE("nnue_applies: play positions of the games the network was trained for") {
     const nnue::Network* net = nnue::default_network();
     if (net == nullptr) return;  // a build without eval/nnue/default.nnue
-    const nnue::Network* before = eval::network();
+    const nnue::Network* before = eval::network(2);
+    const nnue::Network* before_three = eval::network(3);
     const char* two =
         "2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 Hh12,Qi33,Ri23,Bh23,Ng25,Ng14,Ph24,"
         "Ph12,Pf26,Wi44 - g play 0 1";
@@ -111,5 +112,14 @@ TEST_CASE("nnue_applies: play positions of the games the network was trained for
     CHECK(applies(three, Rules{}));
     eval::set_network(nullptr, true);
     CHECK_FALSE(applies(two, Rules{}));
-    eval::set_network(before, false);
+    // A network per game size (EvalFile Three Players): each applies to its own games only.
+    eval::set_networks(nullptr, net);
+    CHECK_FALSE(applies(two, Rules{}));
+    CHECK(applies(three, Rules{}));
+    CHECK(eval::network(3) == net);
+    eval::set_networks(net, nullptr);
+    CHECK(applies(two, Rules{}));
+    CHECK_FALSE(applies(three, Rules{}));
+    CHECK(eval::network(3) == nullptr);
+    eval::set_networks(before, before_three);
 }

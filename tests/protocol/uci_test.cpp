@@ -643,7 +643,15 @@ TEST_CASE("NNUE Three Players and the levels: the classical terms unless asked")
     CHECK(s.wait_for("info string error", 2000).size() > 0);
     s.clear();
     s.send("eval");
-    CHECK(s.wait_for("Evaluation for the player to move (NNUE)", 2000).size() > 0);
+    const std::string three_net = s.wait_for("Evaluation for the player to move (NNUE)", 2000);
+    CHECK(three_net.size() > 0);
+    // The three-player network's file: one that is not there is refused, the network kept.
+    s.clear();
+    s.send("setoption name EvalFile Three Players value /nonexistent/three.nnue");
+    CHECK(s.wait_for("info string error", 2000).find("three.nnue") != std::string::npos);
+    s.clear();
+    s.send("eval");
+    CHECK(s.wait_for("Evaluation for the player to move (NNUE)", 2000) == three_net);
     // A level below 20 keeps the classical terms (its Elo scale was measured with them).
     s.send("setoption name Skill Level value 10");
     s.clear();
