@@ -135,12 +135,6 @@ class Searcher {
                               const SearchSettings& settings, SearchCallbacks callbacks,
                               const std::atomic<bool>* also_stop = nullptr);
 
-    /// Three players, a setup judged for a player who does not move first in play: colour
-    /// us's static standing (eval::evaluate, centi-pawns) after the nested search's principal
-    /// variation `pv` (SearchInfo::pv, from `p`) is played, as far as it is legal; -kMate when
-    /// us is out by then. Source: SPEC 7 (three players), issue 28.
-    static int standing_after(Position p, const std::vector<Move>& pv, Colour us);
-
     struct Shared;  // state shared by the threads of one search (search.cpp)
     /// One search thread's move-ordering statistics (history, counter-moves), kept from one
     /// search to the next of a game as Stockfish keeps its history (search.cpp).

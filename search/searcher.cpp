@@ -201,27 +201,12 @@ std::optional<int> Searcher::judge_setup(Shared& sh, const Position& placed, Col
     set.multipv = 1;
     set.planner.judged = 0;
     int score = 0;
-    std::vector<Move> pv;
     judge_nodes += nested.search_sync(p, lim, set,
-                                      {[&](const SearchInfo& i) {
-                                           score = i.score;
-                                           pv = i.pv;
-                                       },
+                                      {[&](const SearchInfo& i) { score = i.score; },
                                        [](Move, Move) {},
                                        [](const std::string&) {},
                                        {}});
-    if (p.to_move() == us) return score;
-    if (p.players() == 2) return -score;
-    return standing_after(p, pv, us);
-}
-
-int Searcher::standing_after(Position p, const std::vector<Move>& pv, Colour us) {
-    for (Move m : pv) {
-        if (m.is_none() || p.game_over() || (m != Move::null() && !is_legal(p, m))) break;
-        p.do_move(m);
-    }
-    if (!p.is_in(us)) return -kMate;
-    return eval::evaluate(p, us);
+    return p.to_move() == us ? score : -score;
 }
 
 std::uint64_t Searcher::plan_placement(Shared& sh, const Position& root,
@@ -248,9 +233,11 @@ std::uint64_t Searcher::plan_placement(Shared& sh, const Position& root,
     };
     // Not in Blind (SPEC 25): the judge's opponent would plan seeing our setup, which a blind
     // opponent never does, and a view's hidden plies make its search meaningless. Three
-    // players: Green, the first to move in play (SPEC 6), by the nested search's score; Blue
-    // and Black by their standing at the end of its principal variation (standing_after).
-    const bool judging = sh.settings.planner.judged > 0 && !root.rules().blind;
+    // players: Green alone, the first placer (who places seeing no one's men) and the first
+    // to move in play (SPEC 6), so that the nested search's score is its own (issue 28: Green
+    // won 0.233 of three-player self-play games against 0.333 and 0.383).
+    const bool judging = (root.players() == 2 || us == GREEN) && sh.settings.planner.judged > 0 &&
+                         !root.rules().blind;
     auto res = planner_.next(root, sh.settings.planner,
                              timed ? std::max(kPlannerRunsTimed, 2 * sh.settings.planner.judged)
                                    : std::max(kPlannerRuns, sh.settings.planner.judged),

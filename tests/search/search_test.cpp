@@ -127,10 +127,9 @@ TEST_CASE("the setup phases: searching every placement gives a legal, finished s
     }
 }
 
-TEST_CASE("three players: SetupSearch judges every player's setup") {
-    // Green places first and moves first in play (SPEC 6): a nested search of the first moves
-    // scores its setup from its own side; Blue's and Black's by their standing at the end of
-    // that search's line (issue 28). The judging's nested searches add their nodes.
+TEST_CASE("three players: SetupSearch judges Green's setup, not Blue's or Black's") {
+    // Green places first and moves first in play (SPEC 6), so a nested search of the first
+    // moves scores its setup from its own side; the judging's nested searches add their nodes.
     auto placement_nodes = [](const std::vector<std::string>& moves, int judged) {
         Engine e({});
         e.set_players(3);
@@ -153,32 +152,10 @@ TEST_CASE("three players: SetupSearch judges every player's setup") {
     const auto green_judged = placement_nodes({}, 4);
     const auto green_plain = placement_nodes({}, 0);
     CHECK(green_judged.first > green_plain.first + 10000);
-    // Green's whole set placed (its planner's), Blue to place; then Black.
+    // Green's whole set placed (its planner's), Blue to place: no judging either way.
     std::vector<std::string> moves;
     while (moves.size() < 9) moves.push_back(placement_nodes(moves, 0).second);
-    CHECK(placement_nodes(moves, 4).first > placement_nodes(moves, 0).first + 10000);
-    while (moves.size() < 18) moves.push_back(placement_nodes(moves, 0).second);
-    CHECK(placement_nodes(moves, 4).first > placement_nodes(moves, 0).first + 10000);
-}
-
-TEST_CASE("three players: a judged setup's standing is lost when its heart falls in the line") {
-    // Blue's lone heart on c28 stands where Green's rook on c29 takes it: a line with that
-    // capture puts Blue out (the judgement's worst), while Green's standing after it is its
-    // evaluation there; a move that is not legal ends the line (nothing after it is played).
-    const char* fen = "3 Hd17,Qd17,Rc29,Bg46,Ph79,Wg47 Hc28,Wb19 Hi12,Ph13,Pi12,Wg35 g play 44 78";
-    const Position p = testutil::make(fen);
-    const auto parsed = parse_move(p, "c29c28");
-    REQUIRE(std::holds_alternative<Move>(parsed));
-    const Move take = std::get<Move>(parsed);
-    CHECK(Searcher::standing_after(p, {take}, BLUE) == -eval::kMate);
-    Position after = p;
-    after.do_move(take);
-    CHECK_FALSE(after.is_in(BLUE));
-    CHECK(Searcher::standing_after(p, {take}, GREEN) == eval::evaluate(after, GREEN));
-    // The rook has left c29: the line's second c29c28 is not legal, and ends it.
-    CHECK(Searcher::standing_after(p, {take, take}, GREEN) == eval::evaluate(after, GREEN));
-    CHECK(Searcher::standing_after(p, {}, BLUE) == eval::evaluate(p, BLUE));
-    CHECK(eval::evaluate(p, BLUE) > -eval::kMate);
+    CHECK(placement_nodes(moves, 4).first == placement_nodes(moves, 0).first);
 }
 
 TEST_CASE("bench: the node count is the same in two runs") {
