@@ -201,11 +201,27 @@ std::optional<int> Searcher::judge_setup(Shared& sh, const Position& placed, Col
     set.multipv = 1;
     set.planner.judged = 0;
     int score = 0;
-    judge_nodes += nested.search_sync(p, lim, set,
-                                      {[&](const SearchInfo& i) { score = i.score; },
-                                       [](Move, Move) {},
-                                       [](const std::string&) {},
-                                       {}});
+    Move best;
+    auto search = [&](const SearchLimits& l) {
+        judge_nodes += nested.search_sync(p, l, set,
+                                          {[&](const SearchInfo& i) { score = i.score; },
+                                           [&](Move b, Move) { best = b; },
+                                           [](const std::string&) {},
+                                           {}});
+    };
+    // Three players: those before us (Green's heart, then Blue's) move by a shallow search of
+    // their own, so that the judgement's search is rooted at us and its score is ours.
+    SearchLimits before = lim;
+    before.depth = std::min(lim.depth, kSetupSearchBeforeDepth);
+    while (p.players() == 3 && p.to_move() != us && p.phase() != Phase::Play && !p.game_over() &&
+           !stop_.load()) {
+        best = Move();
+        search(before);
+        if (best.is_none()) break;
+        p.do_move(best);
+    }
+    if (p.players() == 3 && p.to_move() != us) return std::nullopt;  // stopped before our turn
+    search(lim);
     return p.to_move() == us ? score : -score;
 }
 
@@ -233,11 +249,9 @@ std::uint64_t Searcher::plan_placement(Shared& sh, const Position& root,
     };
     // Not in Blind (SPEC 25): the judge's opponent would plan seeing our setup, which a blind
     // opponent never does, and a view's hidden plies make its search meaningless. Three
-    // players: Green alone, the first placer (who places seeing no one's men) and the first
-    // to move in play (SPEC 6), so that the nested search's score is its own (issue 28: Green
-    // won 0.233 of three-player self-play games against 0.333 and 0.383).
-    const bool judging = (root.players() == 2 || us == GREEN) && sh.settings.planner.judged > 0 &&
-                         !root.rules().blind;
+    // players: every setup, the nested search rooted at the judged player's own heart
+    // placement (judge_setup; issue 28).
+    const bool judging = sh.settings.planner.judged > 0 && !root.rules().blind;
     auto res = planner_.next(root, sh.settings.planner,
                              timed ? std::max(kPlannerRunsTimed, 2 * sh.settings.planner.judged)
                                    : std::max(kPlannerRuns, sh.settings.planner.judged),

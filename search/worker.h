@@ -42,6 +42,9 @@ using eval::kMateBound;
 constexpr int kMaxPly = 128;
 constexpr int kPlacementDepth = 2;
 constexpr std::uint64_t kSetupSearchNodes = 200000;  // SetupSearch: nodes at most per judgement
+/// SetupSearch in three players: the plies of the shallow search by which each player before the
+/// judged one places its heart (searcher.cpp, judge_setup).
+constexpr int kSetupSearchBeforeDepth = 3;
 constexpr int kPlannerRuns = 16;       // greedy+climb runs of the setup planner when untimed
 constexpr int kPlannerRunsTimed = 64;  // at most, on a clock (while half the soft limit lasts)
 constexpr int kRfpDepth = 5;           // reverse futility pruning up to this depth (plies)

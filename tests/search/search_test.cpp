@@ -127,9 +127,10 @@ TEST_CASE("the setup phases: searching every placement gives a legal, finished s
     }
 }
 
-TEST_CASE("three players: SetupSearch judges Green's setup, not Blue's or Black's") {
-    // Green places first and moves first in play (SPEC 6), so a nested search of the first
-    // moves scores its setup from its own side; the judging's nested searches add their nodes.
+TEST_CASE("three players: SetupSearch judges every player's setup") {
+    // Each judgement's nested search is rooted at the judged player's heart placement (those
+    // before it place theirs by a shallow search), so its score is that player's own (issue
+    // 28). The judging's nested searches add their nodes.
     auto placement_nodes = [](const std::vector<std::string>& moves, int judged) {
         Engine e({});
         e.set_players(3);
@@ -152,10 +153,12 @@ TEST_CASE("three players: SetupSearch judges Green's setup, not Blue's or Black'
     const auto green_judged = placement_nodes({}, 4);
     const auto green_plain = placement_nodes({}, 0);
     CHECK(green_judged.first > green_plain.first + 10000);
-    // Green's whole set placed (its planner's), Blue to place: no judging either way.
+    // Green's whole set placed (its planner's), Blue to place; then Black.
     std::vector<std::string> moves;
     while (moves.size() < 9) moves.push_back(placement_nodes(moves, 0).second);
-    CHECK(placement_nodes(moves, 4).first == placement_nodes(moves, 0).first);
+    CHECK(placement_nodes(moves, 4).first > placement_nodes(moves, 0).first + 10000);
+    while (moves.size() < 18) moves.push_back(placement_nodes(moves, 0).second);
+    CHECK(placement_nodes(moves, 4).first > placement_nodes(moves, 0).first + 10000);
 }
 
 TEST_CASE("bench: the node count is the same in two runs") {
