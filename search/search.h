@@ -148,7 +148,9 @@ class Searcher {
     std::uint64_t plan_placement(Shared& sh, const Position& root, const SearchCallbacks& cb);
     /// SetupSearch's judgement of a candidate setup for `us`: the opponents' setup as their
     /// planner makes it, then a nested search (centi-pawns for us; nullopt when stopped or
-    /// out of time). Adds the nodes spent to judge_nodes.
+    /// out of time). Three players: the hearts of those before us are placed by a
+    /// kSetupSearchBeforeDepth-ply search each, so that the nested search is rooted at our
+    /// own heart placement (issue 28). Adds the nodes spent to judge_nodes.
     std::optional<int> judge_setup(Shared& sh, const Position& placed, Colour us, bool timed,
                                    std::uint64_t& judge_nodes);
     /// The tree search on `threads` workers (Lazy SMP); the main worker's best move.
