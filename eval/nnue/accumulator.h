@@ -120,7 +120,8 @@ struct Accumulator {
     }
 };
 
-/// Colour p's standing in centi-pawns by the network, from the accumulator of pos.
+/// Colour p's standing in centi-pawns by the network, from the accumulator of pos. A net of
+/// layer stacks (network.h, version 3) takes the stack of the mover's slot seen from p.
 inline int evaluate(const Network& net, const Accumulator& acc, const Position& pos, Colour p) {
     const int players = pos.players();
     auto slot = [&](int k) -> const std::int16_t* {
@@ -137,7 +138,8 @@ inline int evaluate(const Network& net, const Accumulator& acc, const Position& 
             ++in;
         }
     const std::int32_t material = acc.material[p][0] - (in ? others / in : 0);
-    return net.propagate(acc.v[p], slot(1), players == 3 ? slot(2) : nullptr, material);
+    const int bucket = net.buckets > 1 ? slot_of(pos.to_move(), p, players) : 0;
+    return net.propagate(acc.v[p], slot(1), players == 3 ? slot(2) : nullptr, material, bucket);
 }
 
 }  // namespace klinzha::nnue

@@ -25,7 +25,7 @@ std::unique_ptr<nnue::Network> random_network(std::uint64_t seed, int ft) {
     for (auto& w : net->psqt) w = small(rng) * 50;
     for (auto& b : net->l1_bias) b = small(rng) * 64;
     for (auto& w : net->l1_weight) w = std::int8_t(byte(rng));
-    net->out_bias = small(rng);
+    net->out_bias[0] = small(rng);
     for (auto& w : net->out_weight) w = std::int8_t(byte(rng));
     net->cp_scale = 400;
     return net;

@@ -13,6 +13,9 @@
    position (the protocol's `eval`): its output equals the trainer's own integer inference of
    network.h, written apart from the engine's, for every position (the features, the turned
    board and the quantised layers of two independent implementations agree).
+4. Three-player nets of three layer stacks (train.py --perspectives): every seat's sample and
+   label is the one a plain walk over the games finds, and the engine's standing of every
+   colour equals the trainer's inference through the stack of the mover's slot.
 Exit status 0 when every check passes.
 """
 import os
@@ -112,6 +115,84 @@ def check_pipeline(build, work):
           f'pipeline.sh ran {steps} and wrote a 16 x 8 net (exit {r.returncode}; {r.stderr[-200:]})')
 
 
+def expected_seats(a):
+    """The (record, perspective, label) triples of expand_perspectives(), found by walking the
+    games one record at a time (written apart from train.py's vectorised search)."""
+    out = set()
+    for i in range(len(a)):
+        if a[i]['players'] != 3:
+            continue
+        out.add((i, int(a[i]['stm']), int(a[i]['score'])))
+        for k in (1, 2):
+            p = (int(a[i]['stm']) + k) % 3
+            if (int(a[i]['out']) >> p) & 1:
+                continue
+            for j in range(i + 1, min(i + 4, len(a))):
+                if a[j]['ply'] <= a[j - 1]['ply']:
+                    break   # the next game
+                gap = int(a[j]['ply']) - int(a[i]['ply'])
+                if int(a[j]['stm']) == p and 1 <= gap <= k:
+                    out.add((i, p, int(a[j]['score'])))
+                    break
+    return out
+
+
+def check_perspectives(build, work):
+    """train.py --perspectives: its samples, and the engine's use of the three stacks."""
+    data = os.path.join(work, 'tiny3.bin')
+    subprocess.run([os.path.join(build, 'klinzha-gen'), '--out', data, '--games', '4',
+                    '--nodes', '300', '--seed', '5', '--players', '3', '--options', 'default'],
+                   check=True, stdout=subprocess.DEVNULL)
+    a = np.fromfile(data, dtype=train.DTYPE)
+    r, stack = train.expand_perspectives(a)
+    by_key = {int(k): i for i, k in reversed(list(enumerate(a['key'])))}
+    got = {(by_key[int(x['key'])], int(x['stm']), int(x['score'])) for x in r}
+    want = expected_seats(a)
+    turn = [(int(x['stm']) - int(a[by_key[int(x['key'])]]['stm'])) % 3 for x in r]
+    check(got == want and len(want) > len(a) and
+          all(s == (3 - t) % 3 for s, t in zip(stack, turn)),
+          f'train.py --perspectives: {len(r)} seats of {len(a)} positions, as a walk over the '
+          f'games finds ({len(got ^ want)} differ), each in the stack of the mover\'s slot')
+    net_path = os.path.join(work, 'tiny3.nnue')
+    args = train.argparse.Namespace(data=[data], output=net_path, ft=16, l1=8, epochs=2,
+                                    lam=1.0, lr=3e-3, lr_decay=0.9, patience=2, batch=256,
+                                    held_out='', max_positions=0, seed=1, init='',
+                                    perspectives=True, threads=1)
+    train.train(args)
+    # version 3: 28 header + 2*16 + 2*1944*16 + 4*1944 + 3 * (4*8 + 8*48 + 4 + 8)
+    check(os.path.getsize(net_path) == 70468 + 4 + 2 * (4 * 8 + 8 * 48 + 4 + 8),
+          'a net of three stacks has the size of network.h (version 3, 16 x 8 x 3)')
+    q, _ = train.read_nnue(net_path)
+    rows = a[:40]
+    lines = ['setoption name Players value 3', 'setoption name EvalFile Three Players value ' +
+             net_path, 'setoption name NNUE Three Players value true']
+    for rec in rows:
+        lines += ['position fen ' + fen_of(rec), 'eval']
+    lines.append('quit')
+    out = subprocess.run([os.path.join(build, 'klinzha')], input='\n'.join(lines) + '\n',
+                         capture_output=True, text=True, timeout=120).stdout
+    got = [[int(v) if v != 'out' else None for v in re.findall(r' [gbk] (-?\d+|out)(?: cp)?', l)]
+           for l in out.splitlines() if l.startswith('NNUE standing:')]
+    expected = []
+    for rec in rows:
+        seats = []
+        for c in range(3):
+            if (int(rec['out']) >> c) & 1:
+                seats.append(None)
+                continue
+            r1 = rec.copy()
+            r1['stm'] = c
+            f, m = train.features(np.array([r1]))
+            seats.append(int(train.quantised_eval(q, f, m, bucket=[(int(rec['stm']) - c) % 3])[0]))
+        expected.append(seats)
+    same = sum(1 for g, e in zip(got, expected) if g == e)
+    if same != len(rows):
+        print('engine, trainer:', [(g, e) for g, e in zip(got, expected) if g != e][:4])
+    check(same == len(rows),
+          f'every colour\'s standing by a three-stack net: the engine as the trainer ({same} of '
+          f'{len(rows)} positions)')
+
+
 def main():
     build = sys.argv[1]
     work = tempfile.mkdtemp()
@@ -152,7 +233,7 @@ def main():
     check(whole > 0.95, f'shuffle.py holds out whole games ({whole:.0%} of their positions)')
     args = train.argparse.Namespace(data=[fit_path], output=net_path, ft=16, l1=8, epochs=6,
                                     lam=0.75, lr=3e-3, lr_decay=0.9, patience=6, batch=256,
-                                    held_out=held_path, max_positions=0, seed=1, init='',
+                                    held_out=held_path, max_positions=0, seed=1, init='', perspectives=False,
                                     threads=1)
     net, q, feats, mask = train.train(args)
     # 24 header + 2*16 + 2*1944*16 + 4*1944 + 4*8 + 8*48 + 4 + 8 (network.h's layout)
@@ -185,6 +266,7 @@ def main():
     if same != len(rows):
         print('engine, trainer:', [(g, int(e)) for g, e in zip(got, expected) if g != e][:8])
     check(same == len(rows), f'the engine and the trainer give the same output ({same} of {len(rows)})')
+    check_perspectives(build, work)
     check_pipeline(build, work)
     print(f'{failures} failure(s)')
     return 1 if failures else 0
