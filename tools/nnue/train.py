@@ -227,23 +227,6 @@ def material_init():
     return w
 
 
-def load(paths, max_positions=0):
-    parts = []
-    for p in paths:
-        try:
-            parts.append(np.fromfile(p, dtype=DTYPE))
-        except OSError as e:
-            sys.exit(f'train.py: cannot read {p}: {e}')
-    a = np.concatenate(parts) if parts else np.zeros(0, dtype=DTYPE)
-    _, first = np.unique(a['key'], return_index=True)   # each position once
-    a = a[np.sort(first)]
-    if max_positions and len(a) > max_positions:
-        a = a[:max_positions]
-    if len(a) == 0:
-        sys.exit('train.py: no positions')
-    return a
-
-
 def load_games(paths, max_positions=0):
     """The records of paths in the order written (klinzha-gen's game order), none dropped."""
     parts = []
@@ -254,6 +237,19 @@ def load_games(paths, max_positions=0):
             sys.exit(f'train.py: cannot read {p}: {e}')
     a = np.concatenate(parts) if parts else np.zeros(0, dtype=DTYPE)
     return a[:max_positions] if max_positions else a
+
+
+def load(paths, max_positions=0):
+    """The records of paths, each position once (in the order first met), at most
+    max_positions of them (0: all)."""
+    a = load_games(paths)
+    _, first = np.unique(a['key'], return_index=True)   # each position once
+    a = a[np.sort(first)]
+    if max_positions and len(a) > max_positions:
+        a = a[:max_positions]
+    if len(a) == 0:
+        sys.exit('train.py: no positions')
+    return a
 
 
 def expand_perspectives(a):
