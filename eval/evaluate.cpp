@@ -213,6 +213,10 @@ int nnue_evaluate(const Position& pos, Colour c) {
     return nnue::evaluate(net, acc, pos, c);
 }
 
+int network_value(const Position& pos, Colour us) {
+    return nnue_evaluate(pos, us) + beside_network(pos, us);
+}
+
 int against_others(const Position& pos, Colour us, const std::array<int, kColours>& v) {
     int others = 0, n = 0;
     for (int c = 0; c < kColours; ++c)
@@ -230,11 +234,22 @@ int heart_points(const Position& pos, Colour us) {
     return against_others(pos, us, points);
 }
 
+int beside_network(const Position& pos, Colour us) {
+    int v = heart_points(pos, us);
+    if (pos.players() != 3) return v;
+    std::array<int, kColours> mat{}, h{};
+    for (int c = 0; c < kColours; ++c)
+        if (pos.is_in(Colour(c))) mat[c] = material(pos, Colour(c));
+    for (int c = 0; c < kColours; ++c)
+        if (pos.is_in(Colour(c))) h[c] = hunt(pos, Colour(c), mat);
+    return v + against_others(pos, us, h);
+}
+
 int evaluate(const Position& pos, Colour us, std::array<Reach, kColours>* reach) {
     // Reflective (SPEC 21): one army, and both players always have the same moves, so no
     // static term favours either; the search decides by heart captures and lost positions.
     if (pos.rules().reflective) return 0;
-    if (!reach && nnue_applies(pos)) return nnue_evaluate(pos, us) + heart_points(pos, us);
+    if (!reach && nnue_applies(pos)) return network_value(pos, us);
     return combine(pos, us, totals(pos, reach));
 }
 
@@ -245,7 +260,7 @@ int evaluate_with(const Position& pos, Colour us, const WeightTable& w) {
 
 int evaluate(const Position& pos, Colour us, EvalCache& cache) {
     if (pos.rules().reflective) return 0;
-    if (nnue_applies(pos)) return nnue_evaluate(pos, us) + heart_points(pos, us);
+    if (nnue_applies(pos)) return network_value(pos, us);
     auto& e = cache.slot(pos.key());
     if (!e.valid || e.key != pos.key()) {
         e.total = totals(pos, nullptr);
@@ -292,8 +307,8 @@ std::string trace(const Position& pos) {
             o << ' ' << kColourChar[c] << ' '
               << (pos.is_in(Colour(c)) ? std::to_string(nnue_evaluate(pos, Colour(c))) + " cp"
                                        : std::string("out"));
-        o << "\nEvaluation for the player to move (NNUE): " << nnue_evaluate(pos, pos.to_move())
-          << " cp";
+        o << "\nEvaluation for the player to move (NNUE): " << network_value(pos, pos.to_move())
+          << " cp (the network, the heart points, in three players the hunt)";
     } else {
         o << "\nEvaluation for the player to move: " << evaluate(pos, pos.to_move()) << " cp"
           << (network() ? " (the network does not apply here: classical)" : "");

@@ -133,6 +133,12 @@ inline constexpr int kHeartPoint = 1000;
 /// centi-pawns for colour `us`. 0 outside three-player games. Source: RH 11.1, SPEC 7.
 int heart_points(const Position& pos, Colour us);
 
+/// What the evaluation adds to a network's output for colour `us` (centi-pawns): the heart
+/// points (heart_points()) and, in three players, the hunt's standing (a leader's men's steps
+/// toward a trailing player's heart, combined by against_others()), a term the network's
+/// features cannot hold. Source: RH 11.1, SPEC 7; docs/search.md, "The hunt".
+int beside_network(const Position& pos, Colour us);
+
 /// Kinta (SPEC 26): a warrior's material value falls linearly with its strength, to this
 /// percentage of its value at strength 0 (a weak man still moves, blocks and threatens).
 inline constexpr int kKintaFloor = 40;

@@ -65,7 +65,7 @@ bool Worker::mcts_applies() const {
 
 int Worker::standing_of(Colour c) {
     if (net_ && eval::nnue_applies(pos_))
-        return toward_draw(nnue_standing(c) + eval::heart_points(pos_, c) - heart_lateness(c));
+        return toward_draw(nnue_standing(c) + eval::beside_network(pos_, c) - heart_lateness(c));
     return toward_draw(eval::evaluate(pos_, c, eval_cache_) - heart_lateness(c));
 }
 

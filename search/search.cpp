@@ -197,7 +197,7 @@ int Worker::heart_lateness(Colour us) const {
 int Worker::static_eval() {
     const int late = heart_lateness(root_);
     if (net_ && eval::nnue_applies(pos_)) {
-        const int v = nnue_standing(root_) + eval::heart_points(pos_, root_) - late;
+        const int v = nnue_standing(root_) + eval::beside_network(pos_, root_) - late;
         return toward_draw(pos_.to_move() == root_ ? v : -v);
     }
     int v = toward_draw(eval::evaluate_for_mover(pos_, root_, eval_cache_) -

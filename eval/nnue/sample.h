@@ -11,11 +11,13 @@
 //   93 u8   stm      colour to move (0 g, 1 b, 2 k): the perspective of score and result
 //   94 u8   out      bit c set: colour c is out (or not playing)
 //   95 u8   result   the game's result for stm: 0 lost, 1 drawn, 2 won
-//   96 i16  score    the search's score for stm less the position's RH 11.1 heart points
-//                    (eval::heart_points, which the evaluation adds to the network's output:
-//                    the features do not say who took a heart), centi-pawns (never a mate
-//                    score). Three-player data of klinzha-gen before 2026-11-28 hold the
-//                    score with the heart points (+-1000 cp after a heart was taken).
+//   96 i16  score    the search's score for stm less what the evaluation adds to the
+//                    network's output (eval::beside_network: the RH 11.1 heart points, which
+//                    the features cannot see, and in three players the hunt's standing),
+//                    centi-pawns (never a mate score). Three-player data of klinzha-gen before
+//                    2026-11-28 hold the score with the heart points (+-1000 cp after a heart
+//                    was taken), and those of builds before eval::beside_network (the same
+//                    day) the hunt's standing too.
 //   98 u8   halfmove plies since the last capture (clamped to 255)
 //   99 u8   depth    the depth the search reached
 //  100 u16  options  rule options in force: bit 0 GoalSafety, 1 PowerVanguard,

@@ -1,5 +1,6 @@
 // tests/eval/evaluate_test.cpp: the classical evaluation's hunt term (eval/evaluate.cpp): a player
-// far ahead in material is drawn toward the heart it must take; where the network applies.
+// far ahead in material is drawn toward the heart it must take; where the network applies, and
+// what the evaluation adds beside it.
 #include <doctest/doctest.h>
 
 #include <sstream>
@@ -122,4 +123,24 @@ TEST_CASE("nnue_applies: play positions of the games the network was trained for
     CHECK_FALSE(applies(three, Rules{}));
     CHECK(eval::network(3) == nullptr);
     eval::set_networks(before, before_three);
+}
+
+TEST_CASE("beside_network: the heart points, and in three players the hunt's standing") {
+    // Two players: only the heart points, none in two-player games.
+    const Position two = testutil::make("2 Hi99,Pi99,Rd27,Qd28,Nc28,Wg79 Ha19,Pa19 - g play 0 1");
+    CHECK(eval::beside_network(two, GREEN) == 0);
+    // Three players: Green (1,276 cp of men) leads Blue's and Black's lone pawns by more than
+    // 700 cp, so its hunt counts the steps to both hearts; theirs is zero. Green's standing is
+    // its hunt less the mean of the others' (SPEC 7), Blue's and Black's minus half of it.
+    const Position three =
+        testutil::make("3 Hi99,Pi99,Rd27,Qd28,Nc28,Wg79 Ha19,Pa19 He59,Pe59 g play 0 1");
+    const int green = expected({"i99", "d27", "d28", "c28"}, "a19") +
+                      expected({"i99", "d27", "d28", "c28"}, "e59");
+    CHECK(green > 0);
+    CHECK(eval::beside_network(three, GREEN) == green);
+    CHECK(eval::beside_network(three, BLUE) == -green / 2);
+    CHECK(eval::beside_network(three, BLACK) == -green / 2);
+    // No lead of 700 cp: nothing beside the network.
+    const Position level = testutil::make("3 Hi99,Pi99,Rb18 Ha19,Pa19 He59,Pe59 g play 0 1");
+    CHECK(eval::beside_network(level, GREEN) == 0);
 }

@@ -258,7 +258,11 @@ def main():
                          capture_output=True, text=True, timeout=120).stdout
     errors = [l for l in out.splitlines() if 'error' in l]
     check(not errors, 'the engine takes the network and every position: ' + '; '.join(errors[:3]))
-    got = [int(m) for m in re.findall(r'Evaluation for the player to move \(NNUE\): (-?\d+) cp', out)]
+    # The network's own output for the player to move (the `NNUE standing` line; the evaluation
+    # line adds the heart points and, in three players, the hunt: eval::beside_network).
+    standings = [re.findall(r' [gbk] (-?\d+|out)(?: cp)?', l) for l in out.splitlines()
+                 if l.startswith('NNUE standing:')]
+    got = [int(s[int(a[i]['stm'])]) for s, i in zip(standings, rows)]
     fa, ma = train.features(a[rows])
     expected = train.quantised_eval(q, fa, ma)
     check(len(got) == len(rows), f'the engine evaluated {len(got)} of {len(rows)} positions')

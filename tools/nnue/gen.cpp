@@ -213,9 +213,9 @@ Played play_game(const GenConfig& cfg, Searcher& searcher, std::mt19937_64& rng)
             m = pick(s, varied, cfg, rng);
             if (play && !s.mate && !pos.is_capture(s.best) &&
                 !heart_attacked(pos, pos.army(pos.to_move())))
-                // The label is what the network is to add to the heart points (evaluate.h).
-                g.kept.push_back(
-                    nnue::pack(pos, s.score - eval::heart_points(pos, pos.to_move()), s.depth, 1));
+                // The label is what the network is to add to the terms beside it (evaluate.h).
+                g.kept.push_back(nnue::pack(pos, s.score - eval::beside_network(pos, pos.to_move()),
+                                            s.depth, 1));
         }
         if (play) ++play_plies;
         // A heart capture in a three-player game: the victim is out (SPEC 7).
