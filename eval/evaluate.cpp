@@ -104,6 +104,14 @@ Terms terms_for(const Position& pos, Colour c, const std::array<Reach, kColours>
     return t;
 }
 
+/// Every colour's material() under weights w (centi-pawns; 0 for a colour out).
+std::array<int, kColours> materials(const Position& pos, const WeightTable& w = kWeights) {
+    std::array<int, kColours> mat{};
+    for (int c = 0; c < kColours; ++c)
+        if (pos.is_in(Colour(c))) mat[c] = material(pos, Colour(c), w);
+    return mat;
+}
+
 std::array<Terms, kColours> all_terms(const Position& pos,
                                       std::array<Reach, kColours>* reach_out = nullptr,
                                       const WeightTable& w = kWeights) {
@@ -111,9 +119,7 @@ std::array<Terms, kColours> all_terms(const Position& pos,
     auto& reach = reach_out ? *reach_out : local;
     for (int c = 0; c < kColours; ++c)
         if (pos.is_in(Colour(c))) reach[c] = reach_of(pos, Colour(c));
-    std::array<int, kColours> mat{};
-    for (int c = 0; c < kColours; ++c)
-        if (pos.is_in(Colour(c))) mat[c] = material(pos, Colour(c), w);
+    const std::array<int, kColours> mat = materials(pos, w);
     std::array<Terms, kColours> terms{};
     const int phase = game_phase(pos);
     for (int c = 0; c < kColours; ++c)
@@ -165,12 +171,7 @@ int material(const Position& pos, Colour c, const WeightTable& w) {
 
 int material_for_mover(const Position& pos, Colour root) {
     if (pos.rules().reflective) return 0;
-    std::array<std::int32_t, kColours> m{};
-    for (int c = 0; c < kColours; ++c) {
-        if (!pos.is_in(Colour(c))) continue;
-        m[c] = material(pos, Colour(c));
-    }
-    const int v = combine(pos, root, m);
+    const int v = combine(pos, root, materials(pos));
     return pos.to_move() == root ? v : -v;
 }
 
@@ -237,9 +238,8 @@ int heart_points(const Position& pos, Colour us) {
 int beside_network(const Position& pos, Colour us) {
     int v = heart_points(pos, us);
     if (pos.players() != 3) return v;
-    std::array<int, kColours> mat{}, h{};
-    for (int c = 0; c < kColours; ++c)
-        if (pos.is_in(Colour(c))) mat[c] = material(pos, Colour(c));
+    const std::array<int, kColours> mat = materials(pos);
+    std::array<int, kColours> h{};
     for (int c = 0; c < kColours; ++c)
         if (pos.is_in(Colour(c))) h[c] = hunt(pos, Colour(c), mat);
     return v + against_others(pos, us, h);
