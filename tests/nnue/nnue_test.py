@@ -191,6 +191,34 @@ def check_perspectives(build, work):
     check(same == len(rows),
           f'every colour\'s standing by a three-stack net: the engine as the trainer ({same} of '
           f'{len(rows)} positions)')
+    check_gen_three(build, work, net_path)
+
+
+def check_gen_three(build, work, net3):
+    """klinzha-gen --eval-file-three: the three-player games are searched with that net, the
+    two-player games are not (the same records as without it); a file it cannot read is
+    refused with exit status 2 and a message naming the option."""
+    def gen(name, players, *extra):
+        out = os.path.join(work, name)
+        r = subprocess.run([os.path.join(build, 'klinzha-gen'), '--out', out, '--games', '2',
+                            '--nodes', '300', '--seed', '6', '--players', players,
+                            '--options', 'default', *extra], capture_output=True, text=True,
+                           timeout=120)
+        return r, open(out, 'rb').read() if os.path.exists(out) else b''
+    _, two = gen('g2.bin', '2')
+    _, two_net3 = gen('g2n.bin', '2', '--eval-file-three', net3)
+    _, three = gen('g3.bin', '3')
+    _, three_net3 = gen('g3n.bin', '3', '--eval-file-three', net3)
+    check(len(two) > 0 and two == two_net3 and len(three) > 0 and three != three_net3,
+          'klinzha-gen --eval-file-three: three-player games searched with the net, two-player '
+          'games as without it')
+    bad = os.path.join(work, 'not-a-net.nnue')
+    with open(bad, 'wb') as f:
+        f.write(b'not a network')
+    r, written = gen('gbad.bin', '3', '--eval-file-three', bad)
+    check(r.returncode == 2 and '--eval-file-three' in r.stderr and written == b'',
+          f'klinzha-gen refuses an unreadable --eval-file-three (exit {r.returncode}: '
+          f'{r.stderr.strip()[:120]})')
 
 
 def main():

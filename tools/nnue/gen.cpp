@@ -3,7 +3,7 @@
 //   klinzha-gen --out FILE [--games N] [--nodes N] [--depth D] [--players 2|3|mix]
 //               [--seed S] [--random-plies N] [--multipv K] [--multipv-plies N]
 //               [--multipv-margin CP] [--setup planner|random|mix] [--options default|mix]
-//               [--hash MiB] [--eval-file F]
+//               [--hash MiB] [--eval-file F] [--eval-file-three F3]
 //
 // Plays N fast self-play games from the empty board, each move a search of `nodes` nodes or
 // of `depth` plies (whichever ends first; a shallow search is the cheap label the field uses
@@ -21,7 +21,11 @@
 // every finished game. Prints a line per 100 games and a summary (games, positions, rate).
 // Sharding: run one process per core or machine with its own --seed and --out, then `cat` the
 // files (tools/nnue/gen.sh does this with GNU parallel, as klinzha-match -shard).
-// Errors: bad arguments or an unwritable FILE: a message and exit status 2.
+// A later generation's data: --eval-file F searches every game with the network F instead of
+// the classical evaluation; --eval-file-three F3 gives the three-player games their own net
+// (the two-player games keep F, or the classical evaluation without it).
+// Errors: bad arguments, an unreadable network or an unwritable FILE: a message and exit
+// status 2, nothing written.
 // Sources: SPEC 6-7 (phases, game end), 12 (finished positions), 22 (draws).
 #include <boost/program_options.hpp>
 
@@ -260,7 +264,10 @@ int main(int argc, char** argv) {
         "hash", po::value<int>(&cfg.hash_mib)->default_value(16), "transposition table, MiB")(
         "eval-file", po::value<std::string>(),
         "search with this network (.nnue) instead of the classical evaluation (the next "
-        "generation's data)");
+        "generation's data); both game sizes unless --eval-file-three is given")(
+        "eval-file-three", po::value<std::string>(),
+        "search three-player games with this network (a three-player net, e.g. three layer "
+        "stacks); two-player games then keep --eval-file's net or the classical evaluation");
     po::variables_map vm;
     try {
         po::store(po::parse_command_line(argc, argv, desc), vm);
@@ -288,22 +295,25 @@ int main(int argc, char** argv) {
                "--multipv-plies >= 0; --multipv >= 1 (try --help)\n";
         return 2;
     }
+    // The networks are kept for the whole run: the search reads them.
+    std::unique_ptr<nnue::Network> net, net_three;
+    for (const char* name : {"eval-file", "eval-file-three"}) {
+        if (!vm.count(name)) continue;
+        auto r = nnue::Network::read_file(vm[name].as<std::string>());
+        if (auto* err = std::get_if<std::string>(&r)) {
+            std::cerr << "klinzha-gen: --" << name << ": " << *err << "\n";
+            return 2;
+        }
+        (std::string(name) == "eval-file" ? net : net_three) =
+            std::move(std::get<std::unique_ptr<nnue::Network>>(r));
+    }
+    eval::set_networks(net.get(), vm.count("eval-file-three") ? net_three.get() : net.get());
     std::ofstream out(out_path, std::ios::binary | std::ios::app);
     if (!out) {
         std::cerr << "klinzha-gen: cannot write '" << out_path << "'\n";
         return 2;
     }
 
-    std::unique_ptr<nnue::Network> net;  // kept for the whole run: the search reads it
-    if (vm.count("eval-file")) {
-        auto r = nnue::Network::read_file(vm["eval-file"].as<std::string>());
-        if (auto* err = std::get_if<std::string>(&r)) {
-            std::cerr << "klinzha-gen: --eval-file: " << *err << "\n";
-            return 2;
-        }
-        net = std::move(std::get<std::unique_ptr<nnue::Network>>(r));
-        eval::set_network(net.get());
-    }
     std::mt19937_64 rng(cfg.seed);
     TranspositionTable tt;
     tt.resize(std::size_t(cfg.hash_mib));
