@@ -121,10 +121,13 @@ def perspectives(stm, players):
 
 def features(a, chunk=200000):
     """Feature indices [N, 3, 30] (int16; PAD for none) and slot masks [N, 3] of records a,
-    computed a chunk at a time (the int64 work arrays of all records would not fit)."""
-    parts = [features_of(a[i:i + chunk]) for i in range(0, len(a), chunk)] or [features_of(a)]
-    return (np.concatenate([f for f, _ in parts]).astype(np.int16),
-            np.concatenate([m for _, m in parts]))
+    computed a chunk at a time and narrowed per chunk (the int64 work arrays of all records
+    would not fit: 21.6 M three-player seats took 15.5 GB before the narrowing)."""
+    def narrowed(b):
+        f, m = features_of(b)
+        return f.astype(np.int16), m
+    parts = [narrowed(a[i:i + chunk]) for i in range(0, len(a), chunk)] or [narrowed(a)]
+    return np.concatenate([f for f, _ in parts]), np.concatenate([m for _, m in parts])
 
 
 def features_of(a):
