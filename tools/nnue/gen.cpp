@@ -33,9 +33,11 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "engine/movegen.h"
@@ -231,6 +233,27 @@ Played play_game(const GenConfig& cfg, Searcher& searcher, std::mt19937_64& rng)
     return g;
 }
 
+/// The networks the searches use (--eval-file for every game, --eval-file-three for the
+/// three-player ones), read into two and three and set in the evaluation (eval::set_networks;
+/// they must outlive the run). Returns false after a message on standard error when a file is
+/// not a network it can read.
+bool load_networks(const po::variables_map& vm, std::unique_ptr<nnue::Network>& two,
+                   std::unique_ptr<nnue::Network>& three) {
+    const std::pair<const char*, std::unique_ptr<nnue::Network>*> files[] = {
+        {"eval-file", &two}, {"eval-file-three", &three}};
+    for (const auto& [name, dest] : files) {
+        if (!vm.count(name)) continue;
+        auto r = nnue::Network::read_file(vm[name].as<std::string>());
+        if (auto* err = std::get_if<std::string>(&r)) {
+            std::cerr << "klinzha-gen: --" << name << ": " << *err << "\n";
+            return false;
+        }
+        *dest = std::move(std::get<std::unique_ptr<nnue::Network>>(r));
+    }
+    eval::set_networks(two.get(), three ? three.get() : two.get());
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -295,19 +318,8 @@ int main(int argc, char** argv) {
                "--multipv-plies >= 0; --multipv >= 1 (try --help)\n";
         return 2;
     }
-    // The networks are kept for the whole run: the search reads them.
-    std::unique_ptr<nnue::Network> net, net_three;
-    for (const char* name : {"eval-file", "eval-file-three"}) {
-        if (!vm.count(name)) continue;
-        auto r = nnue::Network::read_file(vm[name].as<std::string>());
-        if (auto* err = std::get_if<std::string>(&r)) {
-            std::cerr << "klinzha-gen: --" << name << ": " << *err << "\n";
-            return 2;
-        }
-        (std::string(name) == "eval-file" ? net : net_three) =
-            std::move(std::get<std::unique_ptr<nnue::Network>>(r));
-    }
-    eval::set_networks(net.get(), vm.count("eval-file-three") ? net_three.get() : net.get());
+    std::unique_ptr<nnue::Network> net, net_three;  // kept for the whole run: the search reads them
+    if (!load_networks(vm, net, net_three)) return 2;
     std::ofstream out(out_path, std::ios::binary | std::ios::app);
     if (!out) {
         std::cerr << "klinzha-gen: cannot write '" << out_path << "'\n";
