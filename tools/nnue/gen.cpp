@@ -254,11 +254,8 @@ bool load_networks(const po::variables_map& vm, std::unique_ptr<nnue::Network>& 
     return true;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    GenConfig cfg;
-    std::string out_path;
+/// The command line's options, bound to cfg's fields and to out_path (--out).
+po::options_description gen_options(GenConfig& cfg, std::string& out_path) {
     po::options_description desc("klinzha-gen: training data by self-play (eval/nnue/sample.h)");
     desc.add_options()("help,h", "show this help")("version", "print the version")(
         "out,o", po::value<std::string>(&out_path), "data file to append to (required)")(
@@ -291,41 +288,28 @@ int main(int argc, char** argv) {
         "eval-file-three", po::value<std::string>(),
         "search three-player games with this network (a three-player net, e.g. three layer "
         "stacks); two-player games then keep --eval-file's net or the classical evaluation");
-    po::variables_map vm;
-    try {
-        po::store(po::parse_command_line(argc, argv, desc), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "klinzha-gen: " << e.what() << "\n";
-        return 2;
-    }
-    if (vm.count("help")) {
-        std::cout << desc << "\n";
-        return 0;
-    }
-    if (vm.count("version")) {
-        std::cout << "klinzha-gen " << klinzha::version() << "\n";
-        return 0;
-    }
-    if (out_path.empty() || cfg.games < 1 || cfg.nodes < 1 || cfg.random_plies < 0 ||
-        cfg.hash_mib < 1 || cfg.depth < 0 || cfg.multipv < 1 || cfg.multipv_plies < 0 ||
-        (cfg.setup != "planner" && cfg.setup != "random" && cfg.setup != "mix") ||
-        (cfg.players != "2" && cfg.players != "3" && cfg.players != "mix") ||
-        (cfg.options != "default" && cfg.options != "mix")) {
-        std::cerr
-            << "klinzha-gen: needs --out FILE; --games, --nodes, --hash >= 1; "
-               "--players 2|3|mix; --options default|mix; --setup planner|random|mix; --depth, "
-               "--multipv-plies >= 0; --multipv >= 1 (try --help)\n";
-        return 2;
-    }
-    std::unique_ptr<nnue::Network> net, net_three;  // kept for the whole run: the search reads them
-    if (!load_networks(vm, net, net_three)) return 2;
-    std::ofstream out(out_path, std::ios::binary | std::ios::app);
-    if (!out) {
-        std::cerr << "klinzha-gen: cannot write '" << out_path << "'\n";
-        return 2;
-    }
+    return desc;
+}
 
+/// Whether cfg and out_path are a run klinzha-gen can make; false after a message on standard
+/// error naming the bounds.
+bool valid(const GenConfig& cfg, const std::string& out_path) {
+    if (!out_path.empty() && cfg.games >= 1 && cfg.nodes >= 1 && cfg.random_plies >= 0 &&
+        cfg.hash_mib >= 1 && cfg.depth >= 0 && cfg.multipv >= 1 && cfg.multipv_plies >= 0 &&
+        (cfg.setup == "planner" || cfg.setup == "random" || cfg.setup == "mix") &&
+        (cfg.players == "2" || cfg.players == "3" || cfg.players == "mix") &&
+        (cfg.options == "default" || cfg.options == "mix"))
+        return true;
+    std::cerr << "klinzha-gen: needs --out FILE; --games, --nodes, --hash >= 1; "
+                 "--players 2|3|mix; --options default|mix; --setup planner|random|mix; --depth, "
+                 "--multipv-plies >= 0; --multipv >= 1 (try --help)\n";
+    return false;
+}
+
+/// Plays cfg.games games and appends each one's kept records to out, once per position (by
+/// key), a game at a time; prints a progress line per 100 games. Returns 0, or 1 when out
+/// failed.
+int generate(const GenConfig& cfg, std::ofstream& out) {
     std::mt19937_64 rng(cfg.seed);
     TranspositionTable tt;
     tt.resize(std::size_t(cfg.hash_mib));
@@ -361,4 +345,38 @@ int main(int argc, char** argv) {
         }
     }
     return out ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    GenConfig cfg;
+    std::string out_path;
+    const po::options_description desc = gen_options(cfg, out_path);
+    po::variables_map vm;
+    try {
+        po::store(po::parse_command_line(argc, argv, desc), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "klinzha-gen: " << e.what() << "\n";
+        return 2;
+    }
+    if (vm.count("help")) {
+        std::cout << desc << "\n";
+        return 0;
+    }
+    if (vm.count("version")) {
+        std::cout << "klinzha-gen " << klinzha::version() << "\n";
+        return 0;
+    }
+    if (!valid(cfg, out_path)) return 2;
+    std::unique_ptr<nnue::Network> net, net_three;  // kept for the whole run: the search reads them
+    if (!load_networks(vm, net, net_three)) return 2;
+    std::ofstream out(out_path, std::ios::binary | std::ios::app);
+    if (!out) {
+        std::cerr << "klinzha-gen: cannot write '" << out_path << "'\n";
+        return 2;
+    }
+
+    return generate(cfg, out);
 }
