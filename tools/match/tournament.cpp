@@ -406,8 +406,8 @@ int Tournament::finished() const {
     return int(done_.size());
 }
 
-std::string Tournament::table() const {
-    std::lock_guard lock(mutex_);
+std::string Tournament::standings() const {
+    std::ostringstream o;
     const int n = int(cfg_.engines.size());
     struct Row {
         int games = 0, seats = 0, w = 0, d = 0, l = 0, rh = 0, refused = 0;
@@ -429,7 +429,6 @@ std::string Tournament::table() const {
             r.kz += s.kz[c];
             r.refused += s.refused[c];
         }
-    std::ostringstream o;
     const bool blind = cfg_.game.rules.effective(cfg_.game.players).blind;
     char buf[256];
     // Three players: an engine may hold two seats of one game (A A B): `games` counts games,
@@ -470,46 +469,63 @@ std::string Tournament::table() const {
         }
         o << '\n';
     }
+    return o.str();
+}
+
+std::string Tournament::italian_table() const {
+    std::ostringstream o;
+    o << "Italian results (wins: outright, tally, BACH'SAN, without honour):\n";
+    for (std::size_t e = 0; e < cfg_.engines.size(); ++e) {
+        std::map<std::string, int> by;
+        for (const auto& s : done_)
+            for (int c = 0; c < s.players; ++c)
+                if (s.engine[c] == int(e) && s.outcome[c] == Outcome::Win) by[s.italian]++;
+        char line[160];
+        std::snprintf(line, sizeof line, "  %-16s %6d %6d %9d %15d\n", cfg_.engines[e].name.c_str(),
+                      by[to_string(ItalianKind::Outright)], by[to_string(ItalianKind::Tally)],
+                      by[to_string(ItalianKind::BachSan)],
+                      by[to_string(ItalianKind::WithoutHonour)]);
+        o << line;
+    }
+    return o.str();
+}
+
+std::string Tournament::fights_table() const {
+    std::ostringstream o;
+    char buf[256];
+    o << "Fights: " << fights_.size()
+      << " (decile of predicted win probability: fights, predicted, observed)\n";
+    std::array<int, 10> fn{}, won{};
+    std::array<double, 10> pred{};
+    for (auto [p, w] : fights_) {
+        const auto k = std::size_t(std::clamp(int(p * 10), 0, 9));
+        ++fn[k];
+        won[k] += w;
+        pred[k] += p;
+    }
+    for (std::size_t k = 0; k < 10; ++k)
+        if (fn[k]) {
+            std::snprintf(buf, sizeof buf, "  %.1f-%.1f  %5d  %.3f  %.3f\n", double(k) / 10,
+                          double(k + 1) / 10, fn[k], pred[k] / fn[k], double(won[k]) / fn[k]);
+            o << buf;
+        }
+    return o.str();
+}
+
+std::string Tournament::table() const {
+    std::lock_guard lock(mutex_);
+    const int n = int(cfg_.engines.size());
+    std::ostringstream o;
+    o << standings();
     if (n == 2 && cfg_.game.players == 2) o << rating_lines();
     if (n > 2) o << rating_table();
     std::map<std::string, int> terms;
     for (const auto& s : done_) terms[s.termination]++;
-    if (cfg_.italian) {  // the Italian results: per engine, its wins by kind
-        o << "Italian results (wins: outright, tally, BACH'SAN, without honour):\n";
-        for (std::size_t e = 0; e < cfg_.engines.size(); ++e) {
-            std::map<std::string, int> by;
-            for (const auto& s : done_)
-                for (int c = 0; c < s.players; ++c)
-                    if (s.engine[c] == int(e) && s.outcome[c] == Outcome::Win) by[s.italian]++;
-            char line[160];
-            std::snprintf(line, sizeof line, "  %-16s %6d %6d %9d %15d\n",
-                          cfg_.engines[e].name.c_str(), by[to_string(ItalianKind::Outright)],
-                          by[to_string(ItalianKind::Tally)], by[to_string(ItalianKind::BachSan)],
-                          by[to_string(ItalianKind::WithoutHonour)]);
-            o << line;
-        }
-    }
+    if (cfg_.italian) o << italian_table();
     o << "Terminations:";
     for (auto& [t, c] : terms) o << "  " << c << " x " << (t.empty() ? "?" : t);
     o << '\n';
-    if (!fights_.empty()) {  // Kinta: predicted against observed win rates, by decile
-        o << "Fights: " << fights_.size()
-          << " (decile of predicted win probability: fights, predicted, observed)\n";
-        std::array<int, 10> fn{}, won{};
-        std::array<double, 10> pred{};
-        for (auto [p, w] : fights_) {
-            const auto k = std::size_t(std::clamp(int(p * 10), 0, 9));
-            ++fn[k];
-            won[k] += w;
-            pred[k] += p;
-        }
-        for (std::size_t k = 0; k < 10; ++k)
-            if (fn[k]) {
-                std::snprintf(buf, sizeof buf, "  %.1f-%.1f  %5d  %.3f  %.3f\n", double(k) / 10,
-                              double(k + 1) / 10, fn[k], pred[k] / fn[k], double(won[k]) / fn[k]);
-                o << buf;
-            }
-    }
+    if (!fights_.empty()) o << fights_table();
     return o.str();
 }
 

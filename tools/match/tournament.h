@@ -128,6 +128,16 @@ class Tournament {
     /// draw > loss; equal outcomes are a draw). "" with fewer than two engines. The caller
     /// holds mutex_.
     std::string rating_table() const;
+    /// The per-engine lines of table(): games (and seats in three players), wins, draws,
+    /// losses, score, RH 11.1 and KZ 10.1 points, refused proposals a seat under Blind, and
+    /// w-d-l by colour. The caller holds mutex_.
+    std::string standings() const;
+    /// The Italian results (seed 002, "TOURNAMENT"; italian.h): each engine's wins by kind
+    /// (outright, tally, BACH'SAN, without honour). The caller holds mutex_.
+    std::string italian_table() const;
+    /// Kinta's fights (SPEC 26): predicted against observed win rates by decile of the
+    /// predicted probability. The caller holds mutex_.
+    std::string fights_table() const;
 
     TournamentConfig cfg_;
     std::ostream& out_;
