@@ -54,6 +54,84 @@ std::string strip_number(const std::string& w) {
 
 }  // namespace
 
+namespace {
+
+/// The comment opening at text[i] (`{`): i moves past its `}` (or to the end), line counts
+/// its line breaks. A comment's white space reads as one space each: PGN export breaks lines
+/// anywhere in a comment (`{spindles` at the end of one line, its rounds on the next). It
+/// becomes, in order: the last move's Kinta rounds (`{spindles ...}`), a removal imposed by a
+/// referee (`{k out ...}`, SPEC 7; the reason after `out:` kept as its comment), or the last
+/// move's comment (`{setup}` and `{play}`, the phase marks the tools write, dropped).
+void read_comment(const std::string& text, std::size_t& i, int& line, RecordGame& cur) {
+    const std::size_t end = text.find('}', i);
+    const std::string raw =
+        text.substr(i + 1, (end == std::string::npos ? text.size() : end) - i - 1);
+    const int at = line;
+    for (char c : raw) line += c == '\n';
+    std::string body;
+    for (char c : raw) {
+        const bool space = std::isspace(static_cast<unsigned char>(c));
+        if (!space)
+            body += c;
+        else if (!body.empty() && body.back() != ' ')
+            body += ' ';
+    }
+    i = end == std::string::npos ? text.size() : end + 1;
+    const std::size_t b = body.find_first_not_of(" \t\r\n");
+    if (b == std::string::npos) return;
+    const bool after_move = !cur.tokens.empty() && !cur.tokens.back().removal;
+    if (body.compare(b, 9, "spindles ") == 0 && after_move) {
+        cur.tokens.back().spindles = body.substr(b + 9);
+    } else if (body.compare(b + 1, 4, " out") == 0 &&
+               std::string_view("gbk").find(body[b]) != std::string_view::npos) {
+        if (cur.tokens.empty() && cur.line == 0) cur.line = at;
+        std::string why = body.substr(b + 5);
+        const auto w0 = why.find_first_not_of(": \t\r\n");
+        why =
+            w0 == std::string::npos ? "" : why.substr(w0, why.find_last_not_of(" \t\r\n") - w0 + 1);
+        cur.tokens.push_back({std::string(1, body[b]), true, at, "", why});
+    } else if (after_move) {
+        const std::string t = body.substr(b, body.find_last_not_of(" \t\r\n") - b + 1);
+        std::string& c = cur.tokens.back().comment;
+        if (t != "setup" && t != "play") c += (c.empty() ? "" : " ") + t;
+    }
+}
+
+/// Whether the `[` at text[i] opens a tag pair: only white space before it on its line.
+bool starts_tag(const std::string& text, std::size_t i) {
+    if (i == 0 || text[i - 1] == '\n') return true;
+    const std::size_t k = text.find_last_not_of(" \t", i - 1);
+    return k == std::string::npos || text[k] == '\n';
+}
+
+/// The tag pair `[Name "value"]` opening at text[i], to the end of its line (i moves there):
+/// into cur's tags (the value's backslash escapes undone; a name read again replaces its
+/// value but keeps its place). A line that is no tag pair becomes a token that replay()
+/// refuses with a message.
+void read_tag(const std::string& text, std::size_t& i, int line, RecordGame& cur) {
+    std::size_t end = text.find('\n', i);
+    if (end == std::string::npos) end = text.size();
+    const std::string tag = text.substr(i + 1, end - i - 1);
+    i = end;
+    const std::size_t sp = tag.find(' ');
+    const std::size_t q1 = tag.find('"');
+    const std::size_t q2 = tag.rfind('"');
+    if (sp == std::string::npos || q1 == std::string::npos || q2 <= q1) {
+        cur.tokens.push_back({"[" + tag, false, line, "", ""});
+        return;
+    }
+    std::string value;
+    for (std::size_t k = q1 + 1; k < q2; ++k) {
+        if (tag[k] == '\\' && k + 1 < q2) ++k;
+        value += tag[k];
+    }
+    const std::string name = tag.substr(0, sp);
+    if (!cur.tags.count(name)) cur.tag_order.push_back(name);
+    cur.tags[name] = value;
+}
+
+}  // namespace
+
 std::vector<RecordGame> read_records(std::istream& in) {
     std::ostringstream all;
     all << in.rdbuf();
@@ -74,71 +152,13 @@ std::vector<RecordGame> read_records(std::istream& in) {
         } else if (std::isspace(static_cast<unsigned char>(ch))) {
             ++i;
         } else if (ch == '{') {
-            const std::size_t end = text.find('}', i);
-            const std::string raw =
-                text.substr(i + 1, (end == std::string::npos ? text.size() : end) - i - 1);
-            const int at = line;
-            for (char c : raw) line += c == '\n';
-            // A comment's white space as one space each: PGN export breaks lines anywhere in
-            // a comment (`{spindles` at the end of one line, its rounds on the next).
-            std::string body;
-            for (char c : raw) {
-                const bool space = std::isspace(static_cast<unsigned char>(c));
-                if (!space)
-                    body += c;
-                else if (!body.empty() && body.back() != ' ')
-                    body += ' ';
-            }
-            i = end == std::string::npos ? text.size() : end + 1;
-            // `{k out ...}`: a removal imposed by a referee (SPEC 7).
-            std::size_t b = body.find_first_not_of(" \t\r\n");
-            if (b != std::string::npos && body.compare(b, 9, "spindles ") == 0 &&
-                !cur.tokens.empty() && !cur.tokens.back().removal) {
-                cur.tokens.back().spindles = body.substr(b + 9);
-            } else if (b != std::string::npos && body.compare(b + 1, 4, " out") == 0 &&
-                       std::string_view("gbk").find(body[b]) != std::string_view::npos) {
-                if (cur.tokens.empty() && cur.line == 0) cur.line = at;
-                // The reason after `out:` (`{k out: flag fall}`) is kept as the comment.
-                std::string why = body.substr(b + 5);
-                const auto w0 = why.find_first_not_of(": \t\r\n");
-                why = w0 == std::string::npos
-                          ? ""
-                          : why.substr(w0, why.find_last_not_of(" \t\r\n") - w0 + 1);
-                cur.tokens.push_back({std::string(1, body[b]), true, at, "", why});
-            } else if (b != std::string::npos && !cur.tokens.empty() &&
-                       !cur.tokens.back().removal) {
-                const std::string t = body.substr(b, body.find_last_not_of(" \t\r\n") - b + 1);
-                std::string& c = cur.tokens.back().comment;
-                // (`{setup}` and `{play}` mark the phases in records the tools write.)
-                if (t != "setup" && t != "play") c += (c.empty() ? "" : " ") + t;
-            }
+            read_comment(text, i, line, cur);
         } else if (ch == ';') {
             while (i < text.size() && text[i] != '\n') ++i;
-        } else if (ch == '[' && (i == 0 || text[i - 1] == '\n' ||
-                                 text.find_last_not_of(" \t", i - 1) == std::string::npos ||
-                                 text[text.find_last_not_of(" \t", i - 1)] == '\n')) {
+        } else if (ch == '[' && starts_tag(text, i)) {
             if (!cur.tokens.empty() || !cur.result.empty()) flush();
             if (cur.line == 0) cur.line = line;
-            std::size_t end = text.find('\n', i);
-            if (end == std::string::npos) end = text.size();
-            std::string tag = text.substr(i + 1, end - i - 1);
-            i = end;
-            std::size_t sp = tag.find(' ');
-            std::size_t q1 = tag.find('"');
-            std::size_t q2 = tag.rfind('"');
-            if (sp == std::string::npos || q1 == std::string::npos || q2 <= q1) {
-                cur.tokens.push_back(
-                    {"[" + tag, false, line, "", ""});  // fails in replay with a message
-                continue;
-            }
-            std::string value;
-            for (std::size_t k = q1 + 1; k < q2; ++k) {
-                if (tag[k] == '\\' && k + 1 < q2) ++k;
-                value += tag[k];
-            }
-            const std::string name = tag.substr(0, sp);
-            if (!cur.tags.count(name)) cur.tag_order.push_back(name);
-            cur.tags[name] = value;
+            read_tag(text, i, line, cur);
         } else {
             std::size_t end = i;
             while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end])) &&
