@@ -431,13 +431,9 @@ int cmd_analyse_record(uci::UciSession& s, const po::variables_map& vm, const st
     return failed ? 1 : 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    auto err_logger = spdlog::stderr_color_mt("klinzha");
-    spdlog::set_default_logger(err_logger);
-    spdlog::set_level(spdlog::level::warn);
-
+/// The general options of the command line (the log level, and those of analyse, replay and
+/// svg).
+po::options_description general_options() {
     po::options_description general("General");
     general.add_options()("help,h", "show this help")("version", "print the version")(
         "log-level", po::value<std::string>()->default_value("warn"),
@@ -453,6 +449,11 @@ int main(int argc, char** argv) {
                                                  po::value<std::string>()->default_value("k"),
                                                  "svg: whose region is at the bottom: g, b or k")(
         "output,o", po::value<std::string>(), "svg: write to this file instead of standard output");
+    return general;
+}
+
+/// Every UCI option but the buttons as a command-line option (`--Hash 64`; uci::cli_name).
+po::options_description engine_options() {
     po::options_description engine_opts("Engine options (as with setoption; spaces are dashes)");
     for (const auto& o : uci::options()) {
         std::string name = uci::cli_name(o);
@@ -460,6 +461,65 @@ int main(int argc, char** argv) {
         engine_opts.add_options()(name.c_str(), po::value<std::string>(),
                                   (o.help + " (default " + o.default_value + ")").c_str());
     }
+    return engine_opts;
+}
+
+/// Prints --help: the usage of each command, then the two groups of options.
+void print_help(const po::options_description& general,
+                const po::options_description& engine_opts) {
+    std::cout << "klinzha " << version()
+              << ": an engine for Klin Zha and Romulan Heart (UCI dialect)\n\n"
+                 "usage: klinzha [options]                      UCI on stdin/stdout\n"
+                 "       klinzha [options] perft <d> [\"<position>\"] [Name=value ...]\n"
+                 "       klinzha perft-bench                    perft speed on reference data\n"
+                 "       klinzha [options] bench [depth]        fixed searches, node count\n"
+                 "       klinzha [options] analyse [\"<position>\"] [--depth N | --movetime MS]"
+                 " [--MultiPV N] [Name=value ...]\n"
+                 "       klinzha [options] analyse --record FILE|- [--depth N | --movetime MS]"
+                 " [--annotate]\n"
+                 "       klinzha [options] replay FILE|- [--final] [--lenient]\n"
+                 "       klinzha svg [\"<position>\"] [--last-move MOVE] [--names] [--view g|b|k]"
+                 " [-o FILE] [Name=value ...]\n\n"
+              << general << "\n"
+              << engine_opts << "\n";
+}
+
+/// Runs the command named on the command line (none: the UCI loop on standard input) with
+/// its arguments; returns the exit status (2 for an unknown command or bad arguments).
+int run_command(uci::UciSession& session, const po::variables_map& vm) {
+    const std::string command = vm.count("command") ? vm["command"].as<std::string>() : "";
+    std::vector<std::string> args =
+        vm.count("args") ? vm["args"].as<std::vector<std::string>>() : std::vector<std::string>{};
+    if (command.empty()) {
+        session.loop(std::cin);
+        return 0;
+    }
+    if (command == "perft") return cmd_perft(session, args);
+    if (command == "perft-bench") return cmd_perft_bench();
+    if (command == "bench") return cmd_bench(session, args);
+    if (command == "replay") return cmd_replay(session, vm, args);
+    if (command == "svg") return cmd_svg(session, vm, args);
+    if ((command == "analyse" || command == "analyze") && vm.count("record")) {
+        if (!args.empty()) {
+            std::cerr << "analyse: --record takes no position\n";
+            return 2;
+        }
+        return cmd_analyse_record(session, vm, vm["record"].as<std::string>());
+    }
+    if (command == "analyse" || command == "analyze") return cmd_analyse(session, vm, args);
+    std::cerr << "klinzha: unknown command '" << command << "' (try --help)\n";
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    auto err_logger = spdlog::stderr_color_mt("klinzha");
+    spdlog::set_default_logger(err_logger);
+    spdlog::set_level(spdlog::level::warn);
+
+    const po::options_description general = general_options();
+    const po::options_description engine_opts = engine_options();
     po::options_description hidden;
     hidden.add_options()("command", po::value<std::string>())(
         "args", po::value<std::vector<std::string>>());
@@ -483,22 +543,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (vm.count("help")) {
-        std::cout
-            << "klinzha " << version()
-            << ": an engine for Klin Zha and Romulan Heart (UCI dialect)\n\n"
-               "usage: klinzha [options]                      UCI on stdin/stdout\n"
-               "       klinzha [options] perft <d> [\"<position>\"] [Name=value ...]\n"
-               "       klinzha perft-bench                    perft speed on reference data\n"
-               "       klinzha [options] bench [depth]        fixed searches, node count\n"
-               "       klinzha [options] analyse [\"<position>\"] [--depth N | --movetime MS]"
-               " [--MultiPV N] [Name=value ...]\n"
-               "       klinzha [options] analyse --record FILE|- [--depth N | --movetime MS]"
-               " [--annotate]\n"
-               "       klinzha [options] replay FILE|- [--final] [--lenient]\n"
-               "       klinzha svg [\"<position>\"] [--last-move MOVE] [--names] [--view g|b|k]"
-               " [-o FILE] [Name=value ...]\n\n"
-            << general << "\n"
-            << engine_opts << "\n";
+        print_help(general, engine_opts);
         return 0;
     }
     if (vm.count("version")) {
@@ -518,26 +563,5 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    std::string command = vm.count("command") ? vm["command"].as<std::string>() : "";
-    std::vector<std::string> args =
-        vm.count("args") ? vm["args"].as<std::vector<std::string>>() : std::vector<std::string>{};
-    if (command.empty()) {
-        session.loop(std::cin);
-        return 0;
-    }
-    if (command == "perft") return cmd_perft(session, args);
-    if (command == "perft-bench") return cmd_perft_bench();
-    if (command == "bench") return cmd_bench(session, args);
-    if (command == "replay") return cmd_replay(session, vm, args);
-    if (command == "svg") return cmd_svg(session, vm, args);
-    if ((command == "analyse" || command == "analyze") && vm.count("record")) {
-        if (!args.empty()) {
-            std::cerr << "analyse: --record takes no position\n";
-            return 2;
-        }
-        return cmd_analyse_record(session, vm, vm["record"].as<std::string>());
-    }
-    if (command == "analyse" || command == "analyze") return cmd_analyse(session, vm, args);
-    std::cerr << "klinzha: unknown command '" << command << "' (try --help)\n";
-    return 2;
+    return run_command(session, vm);
 }
