@@ -122,6 +122,48 @@ Setup build(Scorer& sc, std::vector<PieceType> todo, std::mt19937_64& rng, bool 
     return s;
 }
 
+/// Whether two setups place the same men on the same cells (in any order).
+bool same_setup(const Setup& a, const Setup& b) {
+    auto x = a.pieces, y = b.pieces;
+    std::sort(x.begin(), x.end());
+    std::sort(y.begin(), y.end());
+    return x == y;
+}
+
+/// The best `most` distinct setups of found judged by judge (SetupPlanner::next): found is
+/// sorted by score, and when each judged setup's placements come one after another (our turn
+/// throughout) found becomes the judged ones with the judgement's scores, and true is
+/// returned. Judging stops early when judge answers nullopt (no time left); placements not in
+/// a row (AlternatingPlacement) leave found's scores as they stand, and false.
+bool judge_setups(std::vector<Setup>& found, const Position& pos, int most,
+                  const SetupPlanner::Judge& judge) {
+    const Colour us = pos.to_move();
+    std::sort(found.begin(), found.end(),
+              [](const Setup& a, const Setup& b) { return a.score > b.score; });
+    std::vector<Setup> judged;
+    for (const Setup& s : found) {
+        if (int(judged.size()) >= most) break;
+        if (std::any_of(judged.begin(), judged.end(),
+                        [&](const Setup& o) { return same_setup(s, o); }))
+            continue;
+        Position q = pos;
+        if (s.pieces.empty()) return false;
+        for (auto& [t, c] : s.pieces) {
+            const Move m = Move::place(t, c);
+            if (q.to_move() != us || q.phase() != Phase::Place || !is_legal(q, m)) return false;
+            q.do_move(m);
+        }
+        const std::optional<int> v = judge(q);
+        if (!v) break;  // no time left: the candidates judged so far
+        Setup j = s;
+        j.score = *v;
+        judged.push_back(std::move(j));
+    }
+    if (judged.empty()) return false;
+    found = std::move(judged);
+    return true;
+}
+
 }  // namespace
 
 Bitboard open_knight_cells(const Position& p, Colour us, Cell h) {
@@ -129,32 +171,35 @@ Bitboard open_knight_cells(const Position& p, Colour us, Cell h) {
     return geo::path_destinations(geo::PathClass::Knight, h) & ~p.pieces(us) & ~p.zones(us);
 }
 
+std::optional<SetupPlanner::Result> SetupPlanner::follow_plan(const Position& pos) const {
+    const Colour us = pos.to_move();
+    const Bitboard others = pos.occupied() & ~pos.pieces(us);
+    if (!plan_ || plan_->colour != us || plan_->others != others || plan_->placements.empty())
+        return std::nullopt;
+    Bitboard expected = plan_->own;
+    std::size_t placed = 0;
+    for (Move m : plan_->placements) {
+        if (!test(pos.pieces(us), m.to())) break;
+        expected |= bit(m.to());
+        ++placed;
+    }
+    if (expected != pos.pieces(us) || placed >= plan_->placements.size() ||
+        !is_legal(pos, plan_->placements[placed]))
+        return std::nullopt;
+    Result r;
+    r.plan.assign(plan_->placements.begin() + std::ptrdiff_t(placed), plan_->placements.end());
+    r.move = r.plan.front();
+    r.score = plan_->score;
+    r.judged = plan_->judged;
+    return r;
+}
+
 SetupPlanner::Result SetupPlanner::next(const Position& pos, const Params& params, int max_runs,
                                         const std::function<bool()>& keep_going,
                                         std::mt19937_64& rng, bool vary, const Judge& judge) {
+    if (auto followed = follow_plan(pos)) return *followed;
     const Colour us = pos.to_move();
-    const Bitboard others = pos.occupied() & ~pos.pieces(us);
     Result r;
-    // Follow the plan while the position is the expected one: same opponents' men, our men
-    // those of the plan so far, and its next placement still legal.
-    if (plan_ && plan_->colour == us && plan_->others == others && !plan_->placements.empty()) {
-        Bitboard expected = plan_->own;
-        std::size_t placed = 0;
-        for (Move m : plan_->placements) {
-            if (!test(pos.pieces(us), m.to())) break;
-            expected |= bit(m.to());
-            ++placed;
-        }
-        if (expected == pos.pieces(us) && placed < plan_->placements.size() &&
-            is_legal(pos, plan_->placements[placed])) {
-            r.plan.assign(plan_->placements.begin() + std::ptrdiff_t(placed),
-                          plan_->placements.end());
-            r.move = r.plan.front();
-            r.score = plan_->score;
-            r.judged = plan_->judged;
-            return r;
-        }
-    }
 
     // Plan anew: every piece of the set not yet placed.
     std::vector<PieceType> todo;
@@ -169,45 +214,7 @@ SetupPlanner::Result SetupPlanner::next(const Position& pos, const Params& param
     r.evaluations = sc.evaluations;
     // The best distinct candidates judged by what follows them (Params::judged): the
     // judgement replaces their score, and only they remain to choose from.
-    if (judge && params.judged > 0) {
-        std::sort(found.begin(), found.end(),
-                  [](const Setup& a, const Setup& b) { return a.score > b.score; });
-        std::vector<Setup> judged;
-        bool in_a_row = true;
-        for (const Setup& s : found) {
-            if (int(judged.size()) >= params.judged) break;
-            auto same = [&](const Setup& o) {
-                auto x = s.pieces, y = o.pieces;
-                std::sort(x.begin(), x.end());
-                std::sort(y.begin(), y.end());
-                return x == y;
-            };
-            if (std::any_of(judged.begin(), judged.end(), same)) continue;
-            Position q = pos;
-            bool ok = !s.pieces.empty();
-            for (auto& [t, c] : s.pieces) {
-                const Move m = Move::place(t, c);
-                if (q.to_move() != us || q.phase() != Phase::Place || !is_legal(q, m)) {
-                    ok = false;
-                    break;
-                }
-                q.do_move(m);
-            }
-            if (!ok) {  // placements not in a row: the evaluation's scores stand
-                in_a_row = false;
-                break;
-            }
-            const std::optional<int> v = judge(q);
-            if (!v) break;  // no time left: the candidates judged so far
-            Setup j = s;
-            j.score = *v;
-            judged.push_back(std::move(j));
-        }
-        if (in_a_row && !judged.empty()) {
-            found = std::move(judged);
-            r.judged = true;
-        }
-    }
+    if (judge && params.judged > 0) r.judged = judge_setups(found, pos, params.judged, judge);
     int best = -eval::kInfinite;
     for (const auto& s : found) best = std::max(best, s.score);
     std::vector<const Setup*> near;
@@ -218,7 +225,7 @@ SetupPlanner::Result SetupPlanner::next(const Position& pos, const Params& param
 
     Plan plan;
     plan.colour = us;
-    plan.others = others;
+    plan.others = pos.occupied() & ~pos.pieces(us);
     plan.own = pos.pieces(us);
     plan.score = pick->score;
     plan.judged = r.judged;

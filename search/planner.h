@@ -97,6 +97,10 @@ class SetupPlanner {
     void clear() { plan_.reset(); }
 
   private:
+    /// The rest of the plan when pos is the one it expects (the same opponents' men, our men
+    /// those of the plan so far) and its next placement is still legal; nullopt otherwise.
+    std::optional<Result> follow_plan(const Position& pos) const;
+
     struct Plan {
         Colour colour = GREEN;
         std::vector<Move> placements;  ///< still to play, in order
