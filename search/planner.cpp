@@ -146,8 +146,8 @@ bool judge_setups(std::vector<Setup>& found, const Position& pos, int most,
         if (std::any_of(judged.begin(), judged.end(),
                         [&](const Setup& o) { return same_setup(s, o); }))
             continue;
-        Position q = pos;
         if (s.pieces.empty()) return false;
+        Position q = pos;
         for (auto& [t, c] : s.pieces) {
             const Move m = Move::place(t, c);
             if (q.to_move() != us || q.phase() != Phase::Place || !is_legal(q, m)) return false;
