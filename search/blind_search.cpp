@@ -30,6 +30,12 @@ std::int64_t ms_since(Clock::time_point t) {
     return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t).count();
 }
 
+/// The depth of each board's search: `go depth N`'s N, 8 under `go infinite`, else 0 (the
+/// proposal's time decides).
+int board_depth(const SearchLimits& limits) {
+    return limits.depth ? limits.depth : (limits.infinite ? 8 : 0);
+}
+
 /// A search score as the blind player weighs it: centi-pawns clamped to +-1000, a heart
 /// capture 1200 less its distance in plies (at most 200; blind_search.h, step 3).
 int weigh(int score) {
@@ -496,6 +502,92 @@ void BlindSearch::run(blind::View view, SearchLimits limits, SearchSettings sett
     choose_on_boards(t, view, proposals, std::move(note));
 }
 
+/// Step 3's table: the distinct boards searched, each proposal's score on each of them (by
+/// the proposal's raw move), the votes of the boards' MultiPV searches (3 for a board's best,
+/// 2, 1) and the depths they reached.
+struct BlindSearch::BoardTable {
+    std::vector<const Position*> boards;
+    std::map<std::uint32_t, std::vector<BoardScore>> scores;
+    std::map<std::uint32_t, int> votes;
+    int depth_sum = 0, depth_n = 0;
+};
+
+std::map<std::uint32_t, double> BlindSearch::hunt_novelty(
+    const blind::View& view, const std::vector<Move>& proposals) const {
+    // The proposals to cells not visited lately, weighed by how often the boards hold a lone
+    // opposing heart; a cell where some board holds one weighs fully, another half times the
+    // home prior (the boards' hearts crowd on a few cells, and may all miss the true one,
+    // which stands mostly near where it was placed).
+    const Position& v = view.position();
+    const Colour us = view.viewer();
+    std::map<std::uint32_t, double> novel;
+    const Hunt hunt = v.phase() == Phase::Play ? hunt_picture(belief_, us) : Hunt{};
+    if (hunt.lone <= 0) return novel;
+    const auto value =
+        hunt_values(belief_, explore_since(belief_, view), v, us, hunt.lone, hunt.cells);
+    for (Move m : proposals)
+        if (const double e = hunt_value(value, v, us, m); e > 0) novel[m.raw()] = e;
+    return novel;
+}
+
+BlindSearch::BoardTable BlindSearch::search_boards(Turn& t, const blind::View& view,
+                                                   const std::vector<Move>& proposals) {
+    BoardTable table;
+    table.boards = distinct_boards(belief_, view, t.params.samples);
+    const std::size_t k = table.boards.size();
+    for (Move m : proposals) table.scores[m.raw()].assign(k, BoardScore{});
+    std::vector<std::vector<Move>> legal_on(k);
+    MoveList legal;
+    for (std::size_t b = 0; b < k; ++b) {
+        generate_legal(*table.boards[b], legal);
+        for (Move m : proposals)
+            if (legal.contains(m)) {
+                legal_on[b].push_back(m);
+                table.scores[m.raw()][b].legal = true;
+            }
+    }
+    const SearchLimits& limits = t.limits;
+    for (std::size_t b = 0; b < k && !stop_.load(); ++b) {
+        if (legal_on[b].empty()) continue;
+        const std::int64_t ms =
+            t.timed ? std::max<std::int64_t>(1, t.left_ms() * 6 / 10 / std::int64_t(k - b)) : -1;
+        if (t.timed && t.left_ms() <= 0) break;
+        const auto lines = t.search(*table.boards[b], legal_on[b], ms, board_depth(limits),
+                                    limits.nodes, std::min<int>(3, int(legal_on[b].size())));
+        for (auto& [pv_index, info] : lines) {
+            if (info.pv.empty()) continue;
+            auto& cell = table.scores[info.pv[0].raw()][b];
+            cell.scored = true;
+            cell.score = weigh(info.score);
+            table.votes[info.pv[0].raw()] += 4 - pv_index;
+            table.depth_sum += info.depth;
+            ++table.depth_n;
+        }
+    }
+    return table;
+}
+
+void BlindSearch::search_candidates(Turn& t, BoardTable& table,
+                                    const std::vector<std::pair<int, std::uint32_t>>& ranked) {
+    std::vector<std::pair<std::size_t, std::uint32_t>> todo;
+    for (auto& [n, m] : ranked)
+        for (std::size_t b = 0; b < table.boards.size(); ++b)
+            if (table.scores[m][b].legal && !table.scores[m][b].scored) todo.emplace_back(b, m);
+    const int depth = board_depth(t.limits);
+    for (std::size_t i = 0; i < todo.size() && !stop_.load(); ++i) {
+        if (t.timed && t.left_ms() <= 0) break;
+        const auto [b, m] = todo[i];
+        const std::int64_t ms =
+            t.timed ? std::max<std::int64_t>(1, t.left_ms() / std::int64_t(todo.size() - i)) : -1;
+        const auto lines = t.search(*table.boards[b], {Move::from_raw(m)}, ms,
+                                    depth ? std::max(1, depth - 1) : 0, t.limits.nodes / 4, 1);
+        if (auto it = lines.find(1); it != lines.end() && !it->second.pv.empty()) {
+            table.scores[m][b].scored = true;
+            table.scores[m][b].score = weigh(it->second.score);
+        }
+    }
+}
+
 void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
                                    const std::vector<Move>& proposals, std::string note) {
     const Colour us = view.viewer();
@@ -510,82 +602,21 @@ void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
         after.do_move(m);
         open[m.raw()] = exposure(after, us, expected);
     }
-    // The hunt: the proposals to cells not visited lately, weighed by how often the boards
-    // hold a lone opposing heart; a cell where some board holds one weighs fully, another
-    // half times the home prior (the boards' hearts crowd on a few cells, and may all miss
-    // the true one, which stands mostly near where it was placed).
-    const Hunt hunt = v.phase() == Phase::Play ? hunt_picture(belief_, us) : Hunt{};
-    std::map<std::uint32_t, double> novel;  // proposal -> BlindSearch::hunt_value
-    if (hunt.lone > 0) {
-        const auto value = BlindSearch::hunt_values(
-            belief_, BlindSearch::explore_since(belief_, view), v, us, hunt.lone, hunt.cells);
-        for (Move m : proposals)
-            if (const double e = BlindSearch::hunt_value(value, v, us, m); e > 0)
-                novel[m.raw()] = e;
-    }
+    const std::map<std::uint32_t, double> novel = hunt_novelty(view, proposals);
     // Step 3, first part: each distinct board searched among the proposals legal on it.
-    const std::vector<const Position*> boards = distinct_boards(belief_, view, t.params.samples);
-    const std::size_t k = boards.size();
-    std::map<std::uint32_t, std::vector<BoardScore>> table;  // proposal -> per board
-    for (Move m : proposals) table[m.raw()].assign(k, BoardScore{});
-    std::map<std::uint32_t, int> votes;
-    std::vector<std::vector<Move>> legal_on(k);
-    MoveList legal;
-    for (std::size_t b = 0; b < k; ++b) {
-        generate_legal(*boards[b], legal);
-        for (Move m : proposals)
-            if (legal.contains(m)) {
-                legal_on[b].push_back(m);
-                table[m.raw()][b].legal = true;
-            }
-    }
-    int depth_sum = 0, depth_n = 0;
-    const SearchLimits& limits = t.limits;
-    const int step1_depth = limits.depth ? limits.depth : (limits.infinite ? 8 : 0);
-    for (std::size_t b = 0; b < k && !stop_.load(); ++b) {
-        if (legal_on[b].empty()) continue;
-        const std::int64_t ms =
-            t.timed ? std::max<std::int64_t>(1, t.left_ms() * 6 / 10 / std::int64_t(k - b)) : -1;
-        if (t.timed && t.left_ms() <= 0) break;
-        const auto lines = t.search(*boards[b], legal_on[b], ms, step1_depth, limits.nodes,
-                                    std::min<int>(3, int(legal_on[b].size())));
-        for (auto& [pv_index, info] : lines) {
-            if (info.pv.empty()) continue;
-            auto& cell = table[info.pv[0].raw()][b];
-            cell.scored = true;
-            cell.score = weigh(info.score);
-            votes[info.pv[0].raw()] += 4 - pv_index;
-            depth_sum += info.depth;
-            ++depth_n;
-        }
-    }
+    BoardTable table = search_boards(t, view, proposals);
     // Step 2: the candidates searched on every board where they were not scored.
-    const auto ranked = candidates(votes, shares, open, novel);
-    std::vector<std::pair<std::size_t, std::uint32_t>> todo;
-    for (auto& [n, m] : ranked)
-        for (std::size_t b = 0; b < k; ++b)
-            if (table[m][b].legal && !table[m][b].scored) todo.emplace_back(b, m);
-    for (std::size_t i = 0; i < todo.size() && !stop_.load(); ++i) {
-        if (t.timed && t.left_ms() <= 0) break;
-        const auto [b, m] = todo[i];
-        const std::int64_t ms =
-            t.timed ? std::max<std::int64_t>(1, t.left_ms() / std::int64_t(todo.size() - i)) : -1;
-        const auto lines =
-            t.search(*boards[b], {Move::from_raw(m)}, ms,
-                     step1_depth ? std::max(1, step1_depth - 1) : 0, limits.nodes / 4, 1);
-        if (auto it = lines.find(1); it != lines.end() && !it->second.pv.empty()) {
-            table[m][b].scored = true;
-            table[m][b].score = weigh(it->second.score);
-        }
-    }
+    const auto ranked = candidates(table.votes, shares, open, novel);
+    search_candidates(t, table, ranked);
     // Step 3: the values.
+    const std::size_t k = table.boards.size();
     Move best;
     double best_value = -1e9;
     int reported = 0;
     for (auto& [n, m] : ranked) {
-        const auto value =
-            proposal_value(Move::from_raw(m), table[m], shares.count(m) ? shares.at(m) : Share{},
-                           open[m], novel.count(m) ? novel.at(m) : 0.0, k, t.params);
+        const auto value = proposal_value(Move::from_raw(m), table.scores[m],
+                                          shares.count(m) ? shares.at(m) : Share{}, open[m],
+                                          novel.count(m) ? novel.at(m) : 0.0, k, t.params);
         if (value && *value > best_value) {
             best_value = *value;
             best = Move::from_raw(m);
@@ -596,7 +627,7 @@ void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
     note += " searched " + std::to_string(k) + " candidates " + std::to_string(ranked.size());
     if (auto it = shares.find(best.raw()); it != shares.end())
         note += share_note(it->second, open[best.raw()]);
-    const int depth = depth_n ? (depth_sum + depth_n / 2) / depth_n : 1;
+    const int depth = table.depth_n ? (table.depth_sum + table.depth_n / 2) / table.depth_n : 1;
     finish(t, best, reported, depth, note);
 }
 

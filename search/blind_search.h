@@ -142,6 +142,18 @@ class BlindSearch {
     /// Steps 2b to 3 of the file comment: the proposal chosen over the belief's boards.
     void choose_on_boards(Turn& t, const blind::View& view, const std::vector<Move>& proposals,
                           std::string note);
+    struct BoardTable;
+    /// The hunt's value of each proposal that explores (BlindSearch::hunt_value > 0; none
+    /// while no board holds a lone opposing heart or in the place phase), by raw move.
+    std::map<std::uint32_t, double> hunt_novelty(const blind::View& view,
+                                                 const std::vector<Move>& proposals) const;
+    /// Step 3's first part: the distinct boards (BlindSamples), each searched (MultiPV 3)
+    /// among the proposals legal on it, with 60% of the time left shared over them.
+    BoardTable search_boards(Turn& t, const blind::View& view, const std::vector<Move>& proposals);
+    /// Step 2: each ranked candidate searched alone on every board where it is legal and was
+    /// not scored, the time left shared over those searches.
+    void search_candidates(Turn& t, BoardTable& table,
+                           const std::vector<std::pair<int, std::uint32_t>>& ranked);
     /// Waits out ponder/infinite, then reports: the note, one info line, bestmove.
     void finish(const Turn& t, Move best, int score, int depth, const std::string& note);
 
