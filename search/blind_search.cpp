@@ -392,6 +392,10 @@ std::map<int, SearchInfo> BlindSearch::Turn::search(const Position& root, std::v
     lim.nodes = node_limit;
     SearchSettings s = settings;
     s.multipv = multipv;
+    // The proposal's time (total_ms) already keeps Move Overhead in hand: a search of a board
+    // is not a reply to the GUI, and losing the overhead again on each (30 ms of a board's
+    // few) would leave most of them 1 ms.
+    s.move_overhead_ms = 0;
     std::map<int, SearchInfo> lines;
     nodes += searcher.search_sync(root, lim, s,
                                   {[&](const SearchInfo& i) { lines[i.multipv] = i; },

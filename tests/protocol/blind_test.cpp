@@ -190,3 +190,44 @@ TEST_CASE("position blind: the answer depends on the line only, not on the hidde
     }
     CHECK(answers[0] == answers[1]);
 }
+
+namespace {
+
+/// The nodes of the info line reported with the last bestmove in `lines` (0: none).
+std::uint64_t last_nodes(const std::vector<std::string>& lines) {
+    std::uint64_t nodes = 0;
+    for (const auto& l : lines)
+        if (auto at = l.find(" nodes "); l.rfind("info ", 0) == 0 && at != std::string::npos)
+            nodes = std::stoull(l.substr(at + 7));
+    return nodes;
+}
+
+}  // namespace
+
+TEST_CASE("position blind: Move Overhead is kept once a proposal, not once a board") {
+    // The same proposal time (600 ms) with Move Overhead 0 and 300: the boards' searches must
+    // share that time either way. With the overhead taken again from each board's few ms,
+    // every board searched 1 ms and the proposal searched a small fraction of the nodes.
+    Session s;
+    s.send("setoption name Blind value true");
+    auto g = game_until(2, BLUE, 5, 40);
+    REQUIRE(g.pos.phase() == Phase::Play);
+    const std::string position = "position blind b startpos moves" + join(g.tokens[BLUE]);
+    s.send(position);
+    s.send("go nodes 2000");  // the belief is built here, not in the timed proposals below
+    REQUIRE_FALSE(s.wait_for("bestmove ").empty());
+    s.uci().engine().wait();
+    std::uint64_t nodes[2] = {0, 0};
+    const int overhead[2] = {0, 300};
+    for (int i = 0; i < 2; ++i) {
+        s.send("setoption name Move Overhead value " + std::to_string(overhead[i]));
+        s.send(position);
+        s.clear();
+        s.send("go movetime " + std::to_string(600 + overhead[i]));
+        REQUIRE_FALSE(s.wait_for("bestmove ").empty());
+        s.uci().engine().wait();
+        nodes[i] = last_nodes(s.lines());
+    }
+    REQUIRE(nodes[0] > 0);
+    CHECK(nodes[1] * 5 > nodes[0] * 2);  // within 2.5 times: about 1.3 measured, 4.8 before
+}
