@@ -141,6 +141,9 @@ void add_blind_options(std::vector<Option>& t) {
             {"BlindExplore", [](BP& p) -> int& { return p.explore_cp; }, 0, 20000,
              "Blind: centi-pawns for a move to a cell none of our men stood on lately, times "
              "the share of the boards holding a lone opposing heart (the hunt)"},
+            {"BlindReset", [](BP& p) -> int& { return p.reset_cp; }, 0, 20000,
+             "Blind: centi-pawns for taking a man on every board as the move-count draw nears "
+             "(the last 20 moves of each player: from 0 to full)"},
         };
         for (const BlindOption& bo : kBlindOptions) {
             BP defaults;

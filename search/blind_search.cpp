@@ -149,6 +149,13 @@ double BlindSearch::hunt_value(const std::array<double, kCells>& value, const Po
     return best;
 }
 
+double BlindSearch::reset_urgency(const Position& v) {
+    const int limit = v.move_count_limit();
+    if (limit <= 0 || v.phase() != Phase::Play) return 0.0;
+    const int window = kResetMoves * v.players_in();
+    return std::clamp(double(v.halfmove() - (limit - window)) / window, 0.0, 1.0);
+}
+
 BlindSearch::~BlindSearch() {
     stop();
     wait();
@@ -181,6 +188,7 @@ namespace {
 /// next move, where it threatens an opposing heart.
 struct Share {
     int n = 0, legal = 0, win = 0, danger = 0, threat = 0;
+    int capture = 0;  ///< boards where it takes a man (not a heart): the move count starts again
 };
 
 /// One proposal on one board of step 3: legal there, searched, its weighed score.
@@ -224,6 +232,7 @@ std::map<std::uint32_t, Share> belief_shares(const Belief& belief,
                 ++sh.win;
                 continue;
             }
+            if (b.is_capture(m)) ++sh.capture;
             b.do_move(m);
             if (!b.game_over() && b.heart(us) != NO_CELL && heart_attacked(b, us)) ++sh.danger;
             // A threat: after it we could take an opposing heart on our next move.
@@ -301,16 +310,21 @@ std::vector<const Position*> distinct_boards(const Belief& belief, const blind::
 /// that takes a heart on the most boards, the one that threatens one most, the one that
 /// leaves ours open least, the one whose view is least exposed, and among the proposals in
 /// `novel` (BlindSearch::exploration, weighed) the one that explores most (then
-/// takes a heart on the most boards, then has the most votes). (votes, proposal) pairs.
-std::vector<std::pair<int, std::uint32_t>> candidates(
-    const std::map<std::uint32_t, int>& votes, const std::map<std::uint32_t, Share>& shares,
-    const std::map<std::uint32_t, double>& open, const std::map<std::uint32_t, double>& novel) {
+/// takes a heart on the most boards, then has the most votes); with `reset` (the move-count
+/// draw near: BlindSearch::reset_urgency) also the one that takes a man on the most boards.
+/// (votes, proposal) pairs.
+std::vector<std::pair<int, std::uint32_t>> candidates(const std::map<std::uint32_t, int>& votes,
+                                                      const std::map<std::uint32_t, Share>& shares,
+                                                      const std::map<std::uint32_t, double>& open,
+                                                      const std::map<std::uint32_t, double>& novel,
+                                                      bool reset) {
     std::vector<std::pair<int, std::uint32_t>> ranked;
     for (auto& [m, n] : votes) ranked.emplace_back(n, m);
     std::sort(ranked.rbegin(), ranked.rend());
     if (ranked.size() > 6) ranked.resize(6);
     std::uint32_t most_wins = 0, safest = 0, shut = 0, most_threats = 0, explorer = 0;
-    int wins = 0, threats = 0, least = 1 << 30;
+    std::uint32_t most_captures = 0;
+    int wins = 0, threats = 0, captures = 0, least = 1 << 30;
     // (its exploration, boards it takes a heart on, votes)
     std::tuple<double, int, int> best_explorer{-1, -1, -1};
     double least_open = 1e9;
@@ -323,11 +337,12 @@ std::vector<std::pair<int, std::uint32_t>> candidates(
         }
         if (sh.win > wins) wins = sh.win, most_wins = m;
         if (sh.threat > threats) threats = sh.threat, most_threats = m;
+        if (reset && sh.capture > captures) captures = sh.capture, most_captures = m;
         const int risk = sh.danger + (sh.n - sh.legal);
         if (sh.legal && risk < least) least = risk, safest = m;
         if (sh.legal && open.at(m) < least_open) least_open = open.at(m), shut = m;
     }
-    for (std::uint32_t m : {most_wins, most_threats, safest, shut, explorer})
+    for (std::uint32_t m : {most_wins, most_threats, safest, shut, explorer, most_captures})
         if (m && std::none_of(ranked.begin(), ranked.end(), [&](auto& r) { return r.second == m; }))
             ranked.emplace_back(0, m);
     return ranked;
@@ -338,9 +353,10 @@ std::vector<std::pair<int, std::uint32_t>> candidates(
 /// it would be refused, with the belief's shares (wins, threats, danger) and the exposure of
 /// our heart weighed by params, and `explore` (BlindSearch::exploration times the share of
 /// boards with a lone opposing heart, halved when no board holds one on m's destination)
-/// times params.explore_cp.
+/// times params.explore_cp, and the share of boards where m takes a man times `reset`
+/// (BlindSearch::reset_urgency) times params.reset_cp.
 std::optional<double> proposal_value(Move m, const std::vector<BoardScore>& row, const Share& sh,
-                                     double open, double explore, std::size_t k,
+                                     double open, double explore, double reset, std::size_t k,
                                      const BlindSearch::Params& params) {
     int legal_n = 0, scored_n = 0, worst = 1 << 20;
     double sum = 0;
@@ -358,13 +374,13 @@ std::optional<double> proposal_value(Move m, const std::vector<BoardScore>& row,
     const double value = 0.75 * mean + 0.25 * worst - 80.0 * double(int(k) - legal_n) / double(k) +
                          params.win_cp * sh.win / n_all + params.threat_cp * sh.threat / n_all -
                          params.danger_cp * sh.danger / n_all - params.exposure_cp * open +
-                         params.explore_cp * explore;
+                         params.explore_cp * explore + params.reset_cp * reset * sh.capture / n_all;
     // `klinzha --log-level debug`: each proposal's terms on standard error.
     spdlog::debug(
         "blind proposal {} mean {:.0f} worst {} legal {}/{} win {} threat {} danger {} "
-        "n {} open {:.2f} explore {:.2f} value {:.0f}",
+        "n {} open {:.2f} explore {:.2f} captures {} reset {:.2f} value {:.0f}",
         move_to_string(m), mean, worst, legal_n, int(k), sh.win, sh.threat, sh.danger, sh.n, open,
-        explore, value);
+        explore, sh.capture, reset, value);
     return value;
 }
 
@@ -610,7 +626,8 @@ void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
     // Step 3, first part: each distinct board searched among the proposals legal on it.
     BoardTable table = search_boards(t, view, proposals);
     // Step 2: the candidates searched on every board where they were not scored.
-    const auto ranked = candidates(table.votes, shares, open, novel);
+    const double reset = reset_urgency(v);
+    const auto ranked = candidates(table.votes, shares, open, novel, reset > 0);
     search_candidates(t, table, ranked);
     // Step 3: the values.
     const std::size_t k = table.boards.size();
@@ -620,7 +637,7 @@ void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
     for (auto& [n, m] : ranked) {
         const auto value = proposal_value(Move::from_raw(m), table.scores[m],
                                           shares.count(m) ? shares.at(m) : Share{}, open[m],
-                                          novel.count(m) ? novel.at(m) : 0.0, k, t.params);
+                                          novel.count(m) ? novel.at(m) : 0.0, reset, k, t.params);
         if (value && *value > best_value) {
             best_value = *value;
             best = Move::from_raw(m);

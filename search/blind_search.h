@@ -59,7 +59,17 @@ class BlindSearch {
         /// stands alone, half of that when no board holds one on the cell. Such a cell is one
         /// the hunt has not ruled out.
         int explore_cp = 1000;
+        /// The move-count draw (SPEC 7) near, a won game would end drawn while the hunt goes
+        /// on: centi-pawns for a proposal that takes a man on every board (the count starts
+        /// again), times the share of the belief's boards where it does and reset_urgency().
+        int reset_cp = 3000;
     };
+    /// The move-count draw's last kResetMoves moves of each player in: reset_urgency() > 0.
+    static constexpr int kResetMoves = 20;
+    /// How near the view v (the viewer's, SPEC 25; it counts every capture, as the arbiter
+    /// tells them) stands to the move-count draw: 0 before the last kResetMoves moves of each
+    /// player in, rising linearly to 1 at the draw; 0 under DrawRule none and outside play.
+    static double reset_urgency(const Position& v);
     static constexpr int kExploreWindow = 40;
     /// The observation (ply) from which a cell one of our men stood on is ruled out for every
     /// opposing lone heart, for the belief last updated with `view`: observed() -

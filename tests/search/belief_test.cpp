@@ -345,3 +345,43 @@ TEST_CASE("blind search: a man with nothing to explore within one move walks tow
     CHECK(approach > 0);
     CHECK(none > approach);
 }
+
+TEST_CASE("blind search: the move-count draw's urgency follows the plies without a capture") {
+    // Over random blind games of two and three players: the view counts the plies since the
+    // last capture as the whole position does in two players (the arbiter tells every capture
+    // to the mover or the victim, SPEC 25), at least as many in three, and
+    // BlindSearch::reset_urgency is 0 until the last 20 moves of each player in, then rises
+    // linearly to 1 at the draw (50 moves each, SPEC 7); 0 under DrawRule none.
+    int rising = 0, turns = 0;
+    for (int players : {2, 3}) {
+        // Random games seldom go 60 plies without a capture: enough of them to reach the ramp.
+        for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+            testing::BlindGame g(players, blind_rules(), seed * 104729, 600);
+            while (g.step()) {
+                if (g.pos.phase() != Phase::Play || g.pos.game_over()) continue;
+                const Colour me = g.pos.to_move();
+                const blind::View view = view_of(g, me);
+                const Position& v = view.position();
+                const int n = g.pos.players_in();
+                // Three players: a capture between the two others is told to neither us nor
+                // the view, so its count is an upper bound there.
+                CAPTURE(players);
+                if (players == 2) CHECK(v.halfmove() == g.pos.halfmove());
+                CHECK(v.halfmove() >= g.pos.halfmove());
+                const double expected =
+                    std::clamp(double(v.halfmove() - 30 * n) / double(20 * n), 0.0, 1.0);
+                CHECK(BlindSearch::reset_urgency(v) == doctest::Approx(expected));
+                rising += expected > 0 && expected < 1;
+                ++turns;
+            }
+        }
+    }
+    CHECK(rising > 0);  // the games reach the ramp
+    Rules none = blind_rules();
+    none.draw_rule = DrawRule::None;
+    testing::BlindGame g(2, none, 17, 300);
+    while (g.step())
+        if (g.pos.phase() == Phase::Play && !g.pos.game_over())
+            CHECK(BlindSearch::reset_urgency(view_of(g, g.pos.to_move()).position()) == 0.0);
+    MESSAGE(turns << " turns, " << rising << " on the ramp");
+}
