@@ -66,9 +66,11 @@ class BlindSearch {
     };
     /// The move-count draw's last kResetMoves moves of each player in: reset_urgency() > 0.
     static constexpr int kResetMoves = 20;
-    /// How near the view v (the viewer's, SPEC 25; it counts every capture, as the arbiter
-    /// tells them) stands to the move-count draw: 0 before the last kResetMoves moves of each
-    /// player in, rising linearly to 1 at the draw; 0 under DrawRule none and outside play.
+    /// How near the view v (the viewer's, SPEC 25) stands to the move-count draw: 0 before the
+    /// last kResetMoves moves of each player in, rising linearly to 1 at the draw; 0 under
+    /// DrawRule none and outside play. The view counts the captures the arbiter tells it: all
+    /// of them in two players; in three, not those between the two others, so there its count
+    /// (and this) may run ahead of the whole position's.
     static double reset_urgency(const Position& v);
     static constexpr int kExploreWindow = 40;
     /// The observation (ply) from which a cell one of our men stood on is ruled out for every
