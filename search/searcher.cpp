@@ -6,6 +6,8 @@
 #include <memory>
 #include <random>
 
+#include <spdlog/spdlog.h>
+
 #include "worker.h"
 
 namespace klinzha {
@@ -243,9 +245,13 @@ std::uint64_t Searcher::plan_placement(Shared& sh, const Position& root,
     // depth-5 search of the first moves, with its chance nodes, took seconds: the engine lost
     // on time at its first placement).
     std::uint64_t judge_nodes = 0;  // the nested searches' nodes, counted as this search's
+    int calls = 0, judgements = 0;  // candidates put to the judge, judged to the end (debug log)
     const Colour us = root.to_move();
     auto judge = [&](const Position& placed) {
-        return judge_setup(sh, placed, us, timed, judge_nodes);
+        auto v = judge_setup(sh, placed, us, timed, judge_nodes);
+        ++calls;
+        judgements += v.has_value();
+        return v;
     };
     // Not in Blind (SPEC 25): the judge's opponent would plan seeing our setup, which a blind
     // opponent never does, and a view's hidden plies make its search meaningless. Three
@@ -268,6 +274,9 @@ std::uint64_t Searcher::plan_placement(Shared& sh, const Position& root,
         info.pv = res.plan;
         cb.on_info(info);
     }
+    if (calls > 0)
+        spdlog::debug("setup planner: {} candidates judged of {} in {} ms (soft {} ms)", judgements,
+                      sh.settings.planner.judged, ms_since(sh.start), sh.budget.soft_ms);
     report_best(sh, cb, res.move, Move());
     return res.evaluations + judge_nodes;
 }
