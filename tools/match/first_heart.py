@@ -8,8 +8,8 @@ In Romulan Heart the player whose heart is taken is out and its men pass to the 
 (SPEC 7, RH 5.1), so the first heart capture of a game mostly decides it. Each record of a
 three-player klinzha-match file (-pgnout) is replayed by `klinzha replay` (SPEC 10's position
 strings, one a ply); the first play ply after which a colour's field is empty is the first
-elimination, its mover the capturer (a player out without a capture, by no legal move or on
-time, counts as taken by the next mover).
+elimination, its mover the capturer (a player put out by having no legal move counts as
+taken by the player whose ply left it so; a flag fall, which no ply shows, is not seen).
 
 Prints, per engine and seat kind (one seat against two of another engine, two seats, or
 all), the games where it took the first heart and how they ended for it (won-drawn-lost: the
@@ -22,14 +22,9 @@ import re
 import subprocess
 from collections import defaultdict
 
+from won_draws import games as records  # the records of a file, one string each
+
 SEATS = ('Green', 'Blue', 'Black')
-
-
-def records(path):
-    text = open(path, encoding='utf-8').read()
-    for chunk in re.split(r'\n(?=\[Event )', text):
-        if '[Result' in chunk:
-            yield chunk
 
 
 def first_elimination(record, klinzha):
