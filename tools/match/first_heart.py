@@ -15,7 +15,8 @@ Prints, per engine and seat kind (one seat against two of another engine, two se
 all), the games where it took the first heart and how they ended for it (won-drawn-lost: the
 conversion), where its seat was taken first, and where the two others met first (and how
 those ended for it); then the games without an elimination. Errors: an unreadable file
-raises OSError; a record that `klinzha replay` rejects is counted as skipped.
+raises OSError; a klinzha that cannot be run ends the program with a message (exit 1); a
+record that `klinzha replay` rejects is counted as skipped.
 """
 import argparse
 import re
@@ -30,8 +31,11 @@ SEATS = ('Green', 'Blue', 'Black')
 def first_elimination(record, klinzha):
     """(capturer seat, victim seat) of the first elimination in play, None if none, or
     'skip' when the record does not replay."""
-    run = subprocess.run([klinzha, 'replay', '-'], input=record, capture_output=True,
-                         text=True)
+    try:
+        run = subprocess.run([klinzha, 'replay', '-'], input=record, capture_output=True,
+                             text=True)
+    except OSError as e:
+        raise SystemExit(f'first_heart.py: cannot run {klinzha} (--klinzha): {e.strerror}')
     if run.returncode != 0:
         return 'skip'
     prev = None
