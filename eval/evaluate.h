@@ -125,8 +125,10 @@ int against_others(const Position& pos, Colour us, const std::array<int, kColour
 
 /// RH 11.1 in three players: a heart taken is worth kHeartPoint centi-pawns to its taker
 /// in the standing, so that a leader takes a weak player's heart (the point is its own for
-/// good) though the standing against the one player left may fall when it does.
-inline constexpr int kHeartPoint = 1000;
+/// good) though the standing against the one player left may fall when it does. 300, not
+/// the 1,000 of its first round: at 1,000 the engine took hearts that left it weaker than the
+/// third player, and lost more of those games (docs/search.md, "Who takes the first heart").
+inline constexpr int kHeartPoint = 300;
 
 /// The hearts taken in this position's history (Position::hearts_taken), combined as the
 /// standing is: kHeartPoint x (us's hearts minus the mean of the others still in), in
