@@ -243,11 +243,13 @@ try:
     check(wait_for(lambda: w.find_elements(By.CSS_SELECTOR, '#board .best-arrow'), 10), 'the best move is drawn as an arrow')
     w.find_element(By.ID, 'analyse-stop').click()
     # The evaluation graph: a review scores every move; a click on the graph goes to a move.
+    # (The review searches every ply: under ctest -j beside the network trainer's test it took
+    # over 30 s once, so it is given 90; a wait, not a measure of speed.)
     w.find_element(By.ID, 'review').click()
-    check(wait_for(lambda: w.find_elements(By.CSS_SELECTOR, '#graph polyline'), 30), 'a review draws the evaluation graph')
+    check(wait_for(lambda: w.find_elements(By.CSS_SELECTOR, '#graph polyline'), 90), 'a review draws the evaluation graph')
     # (each of the three players moved: a row each, with the moves it made scored)
     check(wait_for(lambda: len(w.find_elements(By.CSS_SELECTOR, '#review-summary tr')) == 4
-                   and not state(w) is None and w.find_element(By.ID, 'review-status').text == '', 30),
+                   and not state(w) is None and w.find_element(By.ID, 'review-status').text == '', 90),
           'the review sums up each player: moves, average loss, inaccuracies, mistakes, blunders')
     w.execute_script("const g = document.getElementById('graph'), r = g.getBoundingClientRect();"
                      "g.dispatchEvent(new MouseEvent('click', {clientX: r.left + 3, clientY: r.top + 10, bubbles: true}));")
