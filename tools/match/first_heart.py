@@ -68,8 +68,8 @@ def main():
                 continue
             names = [t.group(1) for t in tags]
             result = re.search(r'\[Result "([^"]*)"\]', g).group(1).split('-')
-            first = first_elimination(g, a.klinzha)
-            if first == 'skip' or len(result) != 3:
+            first = first_elimination(g, a.klinzha) if len(result) == 3 else 'skip'
+            if first == 'skip':
                 skipped += 1
                 continue
             for seat, name in enumerate(names):
