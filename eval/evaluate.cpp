@@ -30,7 +30,7 @@ constexpr int kHuntReach = 12;  // steps
 constexpr int kHuntCp = 4;      // centi-pawns a step a man
 
 /// The hunt term of colour c (centi-pawns), given every colour's material (material()
-/// under the same weights; colours out ignored).
+/// under the tuned weights, kWeights; colours out ignored).
 int hunt(const Position& pos, Colour c, const std::array<int, kColours>& mat) {
     if (pos.phase() != Phase::Play) return 0;
     const Bitboard men = pos.pieces(c) & ~pos.pieces(c, WALL);
@@ -73,7 +73,8 @@ int taper(int mg, int eg, int phase) {
 }
 
 Terms terms_for(const Position& pos, Colour c, const std::array<Reach, kColours>& reach,
-                const std::array<int, kColours>& mat, int phase, const WeightTable& w) {
+                const std::array<int, kColours>& mat, const std::array<int, kColours>& lead,
+                int phase, const WeightTable& w) {
     Terms t{};
     t[Material] = mat[c];
     const Reach& r = reach[c];
@@ -81,7 +82,7 @@ Terms terms_for(const Position& pos, Colour c, const std::array<Reach, kColours>
     Bitboard movers = pos.pieces(c) & ~pos.pieces(c, WALL);
     if (pos.phase() == Phase::Play) t[ShutIn] = -w[SHUT_IN] * popcount(movers & ~r.mobile);
     t[Pressure] = taper(w[PRESSURE_MG], w[PRESSURE_EG], phase) * popcount(r.targets);
-    t[Hunt] = hunt(pos, c, mat);
+    t[Hunt] = hunt(pos, c, lead);
 
     const Cell h = pos.heart(c);
     if (h != NO_CELL) {
@@ -112,6 +113,9 @@ std::array<int, kColours> materials(const Position& pos, const WeightTable& w = 
     return mat;
 }
 
+/// Every colour's terms under weights w. The hunt's lead is measured in the material of the
+/// tuned table (kWeights) whatever w is, so that no weight scales the hunt: klinzha-tune fit
+/// counts it in each sample's constant, with the heart points.
 std::array<Terms, kColours> all_terms(const Position& pos,
                                       std::array<Reach, kColours>* reach_out = nullptr,
                                       const WeightTable& w = kWeights) {
@@ -120,10 +124,11 @@ std::array<Terms, kColours> all_terms(const Position& pos,
     for (int c = 0; c < kColours; ++c)
         if (pos.is_in(Colour(c))) reach[c] = reach_of(pos, Colour(c));
     const std::array<int, kColours> mat = materials(pos, w);
+    const std::array<int, kColours> lead = &w == &kWeights ? mat : materials(pos, kWeights);
     std::array<Terms, kColours> terms{};
     const int phase = game_phase(pos);
     for (int c = 0; c < kColours; ++c)
-        if (pos.is_in(Colour(c))) terms[c] = terms_for(pos, Colour(c), reach, mat, phase, w);
+        if (pos.is_in(Colour(c))) terms[c] = terms_for(pos, Colour(c), reach, mat, lead, phase, w);
     return terms;
 }
 

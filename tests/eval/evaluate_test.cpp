@@ -144,3 +144,24 @@ TEST_CASE("beside_network: the heart points, and in three players the hunt's sta
     const Position level = testutil::make("3 Hi99,Pi99,Rb18 Ha19,Pa19 He59,Pe59 g play 0 1");
     CHECK(eval::beside_network(level, GREEN) == 0);
 }
+
+TEST_CASE("evaluate_with: the hunt and the heart points are no weight's (the tuner's constant)") {
+    // klinzha-tune fit reads a sample's value under weights w as its value under zero weights
+    // plus each weight times the change a unit weight makes. Green leads Blue and Black by
+    // 700 cp and more, so its hunt counts; it must count under zero weights (in the constant)
+    // and not again under a unit queen, which alone would make Green lead by 1,024.
+    const Position p =
+        testutil::make("3 Hi99,Pi99,Rd27,Qd28,Nc28,Wg79 Ha19,Pa19 He59,Pe59 g play 0 1");
+    const int base = eval::evaluate_with(p, GREEN, eval::WeightTable{});
+    CHECK(base == eval::beside_network(p, GREEN));  // the hunt's standing
+    CHECK(base > 0);
+    eval::WeightTable queen{};
+    queen[eval::W_QUEEN] = 1024;  // one queen against none: +1,024 and nothing else
+    CHECK(eval::evaluate_with(p, GREEN, queen) - base == 1024);
+    // A heart taken: the RH 11.1 point is in the constant too.
+    Position q = testutil::make(
+        "3 Hd17,Qd17,Rc29,Bg46,Ph79,Wg47 Hi12,Ph13,Pi12,Wg35 Hc28,Wb19 g play 44 78");
+    testutil::play(q, "c29c28");
+    CHECK(eval::evaluate_with(q, GREEN, eval::WeightTable{}) == eval::beside_network(q, GREEN));
+    CHECK(eval::beside_network(q, GREEN) >= eval::kHeartPoint);
+}

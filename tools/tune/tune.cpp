@@ -10,7 +10,9 @@
 // be taken next. Fit: the probability of a win is modelled as 1 / (1 + 10^(-K e / 400)), e the
 // evaluation for that colour (centi-pawns); K is fitted first with the current weights, then
 // the weights minimise the mean squared error by Adam on the gradient (the evaluation is
-// linear in the weights: its coefficients come from evaluations under unit weights), with
+// linear in the weights but for the terms no weight scales, the heart points and the hunt
+// of three-player games: each sample's constant is its evaluation under zero weights, and
+// its coefficients the change under each unit weight), with
 // a weak prior towards the current weights and every weight kept at zero or above.
 // Sources: SPEC 10 (position strings), records as klinzha-match writes them (docs/match.md).
 #include <cmath>
@@ -114,8 +116,16 @@ int extract(const std::vector<std::string>& files, const std::string& out_path) 
 
 struct Sample {
     std::vector<double> f;  // coefficient of each weight in the evaluation for this colour
+    double base = 0;        // what no weight scales (heart points, hunt), centi-pawns
     double result;
 };
+
+/// A sample's evaluation under weights w (centi-pawns): its constant and the weighted sum.
+double value(const Sample& x, const std::vector<double>& w) {
+    double e = x.base;
+    for (std::size_t i = 0; i < w.size(); ++i) e += x.f[i] * w[i];
+    return e;
+}
 
 double sigmoid(double e, double k) {
     return 1.0 / (1.0 + std::pow(10.0, -k * e / 400.0));
@@ -124,9 +134,7 @@ double sigmoid(double e, double k) {
 double error(const std::vector<Sample>& s, const std::vector<double>& w, double k) {
     double sum = 0;
     for (const auto& x : s) {
-        double e = 0;
-        for (std::size_t i = 0; i < w.size(); ++i) e += x.f[i] * w[i];
-        const double d = x.result - sigmoid(e, k);
+        const double d = x.result - sigmoid(value(x, w), k);
         sum += d * d;
     }
     return sum / double(s.size());
@@ -154,10 +162,11 @@ int fit(const std::string& data, const std::string& header, int iterations) {
             if (v.empty() || v == "-" || !p.is_in(Colour(c))) continue;
             Sample s;
             s.result = std::atof(v.c_str());
+            s.base = eval::evaluate_with(p, Colour(c), eval::WeightTable{});
             for (int i = 0; i < eval::kWeightCount; ++i) {
                 eval::WeightTable unit{};
                 unit[std::size_t(i)] = kScale;
-                s.f.push_back(eval::evaluate_with(p, Colour(c), unit) / double(kScale));
+                s.f.push_back((eval::evaluate_with(p, Colour(c), unit) - s.base) / double(kScale));
             }
             samples.push_back(std::move(s));
         }
@@ -187,9 +196,7 @@ int fit(const std::string& data, const std::string& header, int iterations) {
     for (int it = 1; it <= iterations; ++it) {
         std::fill(g.begin(), g.end(), 0.0);
         for (const auto& x : samples) {
-            double e = 0;
-            for (std::size_t i = 0; i < n; ++i) e += x.f[i] * w[i];
-            const double s = sigmoid(e, k);
+            const double s = sigmoid(value(x, w), k);
             const double common = -2.0 * (x.result - s) * s * (1 - s) * c;
             for (std::size_t i = 0; i < n; ++i) g[i] += common * x.f[i];
         }
