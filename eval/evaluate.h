@@ -76,8 +76,12 @@ inline constexpr std::array<const char*, kWeightCount> kWeightNames = {"queen",
 
 namespace klinzha::eval {
 
-/// As evaluate(pos, us) under other weights (the tuner's view of the evaluation; the
-/// evaluation is linear in them but for rounding).
+/// The classical evaluate(pos, us) under other weights w (centi-pawns; the network never
+/// applies): the tuner's view. Affine in w: the heart points and the hunt (three players)
+/// no weight scales (the hunt's lead is measured in kWeights whatever w is), so the value
+/// under zero weights is the constant; the rest is linear but for rounding (a tapered
+/// weight is rounded before it multiplies its count). Reflective: 0. Source: tools/tune,
+/// docs/search.md ("Tuning the evaluation by self-play").
 int evaluate_with(const Position& pos, Colour us, const WeightTable& w);
 
 /// A small direct-mapped cache of per-colour evaluation totals by position key, one per
