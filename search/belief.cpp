@@ -18,6 +18,7 @@ void Belief::clear() {
     read_.clear();
     observed_ = 0;
     last_stood_.fill(-1);
+    seen_.fill(-1);
     live_.clear();
     for (auto& p : pool_) p.clear();
     refusals_.clear();
@@ -125,6 +126,7 @@ void Belief::restart(const blind::View& view, const Params& params) {
     read_.clear();
     observed_ = 0;
     last_stood_.fill(-1);
+    seen_.fill(-1);
     live_.assign(std::size_t(std::max(1, params.boards)), Board{view.start_position(), {}});
 }
 
@@ -604,6 +606,13 @@ bool Belief::update(const blind::View& view, const Params& params,
         if (!live_.empty())
             for_each_cell(live_[0].pos.pieces(viewer_),
                           [&](Cell sq) { last_stood_[sq] = int(observed_); });
+        // An opposing man took ours on o.cell and stands there now: whatever our men ruled
+        // out there before, it may carry a heart in, or have brought one (a carrier takes
+        // its heart along, SPEC 4).
+        if (o.kind == Observation::Kind::Other && o.took == Observation::Took::Man) {
+            last_stood_[o.cell] = -1;
+            seen_[o.cell] = int(observed_);
+        }
     }
     rejuvenate();
     if (view.to_propose()) {

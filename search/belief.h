@@ -79,6 +79,10 @@ class Belief {
     /// have been taken.
     int observed() const { return int(observed_); }
     int last_stood(Cell sq) const { return last_stood_[sq]; }
+    /// The last observation at which an opposing man was known to stand on `sq` (it took
+    /// one of the viewer's men there: `?x<cell>`, SPEC 25), -1 never. That cell's last_stood()
+    /// is -1 from then: a heart its taker carried may have been left there.
+    int seen(Cell sq) const { return seen_[sq]; }
     /// Forgets everything (ucinewgame).
     void clear();
 
@@ -174,6 +178,7 @@ class Belief {
     /// (it ended a move there, or stayed there), -1 never: a lone heart there then would
     /// have been taken.
     std::array<int, kCells> last_stood_{};
+    std::array<int, kCells> seen_{};  ///< seen(): -1 never
     std::vector<Board> live_;
     std::array<std::vector<std::vector<Move>>, kColours> pool_;  ///< setups per colour
     /// Refused proposals remembered by the index of the own token they came before.

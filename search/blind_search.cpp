@@ -128,6 +128,9 @@ std::array<double, kCells> BlindSearch::hunt_values(const Belief& belief, int si
             for (int sq = 0; sq < kCells; ++sq)
                 home[std::size_t(sq)] =
                     std::max(home[std::size_t(sq)], Belief::home_prior(v.rules(), Colour(c))[sq]);
+    // A cell where an opposing man took ours: its taker may have brought its heart there.
+    for (int sq = 0; sq < kCells; ++sq)
+        if (belief.seen(Cell(sq)) >= 0) home[std::size_t(sq)] = 1.0;
     std::array<double, kCells> value{};
     for (int sq = 0; sq < kCells; ++sq)
         value[std::size_t(sq)] = lone * cell_exploration(belief, since, Cell(sq)) *

@@ -96,7 +96,8 @@ class BlindSearch {
     /// boards where an opposing heart stands alone) x the cell's exploration (from `since`,
     /// explore_since()) x 1 on a cell of `held` (some board holds a lone heart there), else
     /// half its prior (the boards' hearts crowd on a few cells and may all miss the true
-    /// one): the most of Belief::home_prior over the opponents still in.
+    /// one): the most of Belief::home_prior over the opponents still in, or 1 where an
+    /// opposing man took one of ours (Belief::seen).
     static std::array<double, kCells> hunt_values(const Belief& belief, int since,
                                                   const Position& v, Colour us, double lone,
                                                   Bitboard held);

@@ -171,12 +171,14 @@ TEST_CASE("belief: a hidden heart standing alone stays among the boards' cells")
     CHECK(held * 5 >= alone * 3);
 }
 
-TEST_CASE("blind search: a move explores a cell none of our men stood on in the last 40 plies") {
+TEST_CASE(
+    "blind search: a move explores a cell none of our men stood on in the last 40 plies, or one "
+    "where an opposing man took ours since, weighed as the opponent's region") {
     // BlindSearch::exploration (the hunt's unexplored cells, from the kExploreWindow-th ply of
-    // the game on) against the game itself: the cells our men stood on after each of the
-    // last kExploreWindow plies, read from the whole positions of random blind games, not
-    // from the belief.
-    int checked = 0, explore = 0;
+    // the game on) against the game itself: the cells our men stood on after each ply, and
+    // those where an opposing man took ours (a heart it carried may have been left there),
+    // read from the whole positions of random blind games, not from the belief.
+    int checked = 0, explore = 0, taken_cells = 0;
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
         testing::BlindGame g(2, blind_rules(), seed * 101, 160);
         const Colour me = Colour(seed % 2);
@@ -184,33 +186,56 @@ TEST_CASE("blind search: a move explores a cell none of our men stood on in the 
         Belief::Params params;
         params.boards = 16;
         params.setups = 2;
-        std::vector<Bitboard> ours;  // our men after each ply
-        const auto each_ply = [&] { ours.push_back(g.pos.pieces(me)); };
+        // Per cell: the last observation (1-based) after which one of our men stood there; -1
+        // never, or an opposing man took ours there after that.
+        std::array<int, kCells> last;
+        last.fill(-1);
+        std::array<bool, kCells> taken{};  // an opposing man took ours there
+        int plies = 0;
+        Bitboard before = 0;
+        const auto each_ply = [&] {
+            ++plies;
+            const Bitboard now = g.pos.pieces(me);
+            for_each_cell(now, [&](Cell sq) { last[sq] = plies; });
+            for_each_cell(before & ~now & g.pos.occupied(), [&](Cell sq) {
+                last[sq] = -1;
+                taken[sq] = true;
+            });
+            before = now;
+        };
         play_turns(g, me, belief, params, each_ply, [&](const blind::View& v) {
             if (belief.stats().approximate) return;
-            REQUIRE(belief.observed() == int(ours.size()));
-            Bitboard recent = 0, ever = 0;
-            const int n = int(ours.size());
-            for (Bitboard b : ours) ever |= b;
-            for (int k = std::max(1, n - BlindSearch::kExploreWindow); k <= n; ++k)
-                recent |= ours[std::size_t(k - 1)];
+            REQUIRE(belief.observed() == plies);
+            const int since = plies - BlindSearch::kExploreWindow;
+            // The hunt weighs a cell where ours was taken, not stood on since, as a cell of
+            // the opponent's own region (no board's heart counted: `held` empty).
+            const auto value = BlindSearch::hunt_values(belief, since, v.position(), me, 1.0, {});
+            for (int sq = 0; sq < kCells; ++sq) {
+                CHECK((belief.seen(Cell(sq)) >= 0) == taken[std::size_t(sq)]);
+                if (since >= 0 && taken[std::size_t(sq)] && last[std::size_t(sq)] < 0)
+                    CHECK(value[std::size_t(sq)] == doctest::Approx(0.5));
+            }
             for (Move m : v.proposals()) {
                 CAPTURE(move_to_string(m));
-                const bool expected = n >= BlindSearch::kExploreWindow && !test(recent, m.to());
-                const double e =
-                    BlindSearch::exploration(belief, n - BlindSearch::kExploreWindow, m);
+                const int l = last[m.to()];
+                const bool expected = since >= 0 && l < since;
+                const double e = BlindSearch::exploration(belief, since, m);
                 CHECK((e > 0) == expected);
                 CHECK(e <= 1.0);
-                if (expected && !test(ever, m.to())) CHECK(e == doctest::Approx(1.0));
-                if (test(ever, m.to())) CHECK(e < 1.0);
+                if (expected && l < 0) CHECK(e == doctest::Approx(1.0));
+                if (l > 0) CHECK(e < 1.0);
+                taken_cells += l < 0 && taken[m.to()];
                 explore += expected;
                 ++checked;
             }
         });
     }
+    MESSAGE("proposals " << checked << ", exploring " << explore
+                         << ", to a cell where ours was taken " << taken_cells);
     CHECK(checked > 100);
     CHECK(explore > 0);
     CHECK(explore < checked);
+    CHECK(taken_cells > 0);
 }
 
 TEST_CASE(
