@@ -121,7 +121,7 @@ double BlindSearch::exploration(const Belief& belief, int since, Move m) {
 
 std::array<double, kCells> BlindSearch::hunt_values(const Belief& belief, int since,
                                                     const Position& v, Colour us, double lone,
-                                                    Bitboard held) {
+                                                    const std::array<double, kCells>& held) {
     std::array<double, kCells> home{};
     for (int c = 0; c < v.players(); ++c)
         if (c != us && v.is_in(Colour(c)))
@@ -133,8 +133,9 @@ std::array<double, kCells> BlindSearch::hunt_values(const Belief& belief, int si
         if (belief.seen(Cell(sq)) >= 0) home[std::size_t(sq)] = 1.0;
     std::array<double, kCells> value{};
     for (int sq = 0; sq < kCells; ++sq)
-        value[std::size_t(sq)] = lone * cell_exploration(belief, since, Cell(sq)) *
-                                 (test(held, Cell(sq)) ? 1.0 : 0.5 * home[std::size_t(sq)]);
+        value[std::size_t(sq)] =
+            lone * cell_exploration(belief, since, Cell(sq)) *
+            (0.5 * home[std::size_t(sq)] + 0.5 * std::min(1.0, held[std::size_t(sq)] / kHeldFull));
     return value;
 }
 
@@ -251,10 +252,10 @@ std::map<std::uint32_t, Share> belief_shares(const Belief& belief,
 }
 
 /// The hunt's picture over the belief's boards (up to 128): the share of them where an
-/// opposing heart stands alone, and the cells where one stands alone on some board.
+/// opposing heart stands alone, and per cell the share of those that hold one there.
 struct Hunt {
     double lone = 0;
-    Bitboard cells = 0;
+    std::array<double, kCells> held{};
 };
 Hunt hunt_picture(const Belief& belief, Colour us) {
     const std::size_t nb = std::min<std::size_t>(belief.size(), 128);
@@ -267,12 +268,13 @@ Hunt hunt_picture(const Belief& belief, Colour us) {
             const Cell h = b.heart(Colour(c));
             if (c != us && h != NO_CELL && b.man_on(h) == kNoMan) {
                 any = true;
-                hunt.cells |= bit(h);
+                hunt.held[h] += 1.0;
             }
         }
         lone += any;
     }
     hunt.lone = nb ? double(lone) / double(nb) : 0.0;
+    for (double& h : hunt.held) h = lone ? h / lone : 0.0;
     return hunt;
 }
 
@@ -538,16 +540,16 @@ struct BlindSearch::BoardTable {
 std::map<std::uint32_t, double> BlindSearch::hunt_novelty(
     const blind::View& view, const std::vector<Move>& proposals) const {
     // The proposals to cells not visited lately, weighed by how often the boards hold a lone
-    // opposing heart; a cell where some board holds one weighs fully, another half times the
-    // home prior (the boards' hearts crowd on a few cells, and may all miss the true one,
-    // which stands mostly near where it was placed).
+    // opposing heart; a cell by half the home prior and half the share of those boards that
+    // hold one there (up to kHeldFull): the boards' hearts crowd on a few cells, and may all
+    // miss the true one, which stands mostly near where it was placed.
     const Position& v = view.position();
     const Colour us = view.viewer();
     std::map<std::uint32_t, double> novel;
     const Hunt hunt = v.phase() == Phase::Play ? hunt_picture(belief_, us) : Hunt{};
     if (hunt.lone <= 0) return novel;
     const auto value =
-        hunt_values(belief_, explore_since(belief_, view), v, us, hunt.lone, hunt.cells);
+        hunt_values(belief_, explore_since(belief_, view), v, us, hunt.lone, hunt.held);
     for (Move m : proposals)
         if (const double e = hunt_value(value, v, us, m); e > 0) novel[m.raw()] = e;
     return novel;

@@ -94,13 +94,16 @@ class BlindSearch {
 
     /// The hunt's value of a move to each cell, in [0, 1]: `lone` (the share of the belief's
     /// boards where an opposing heart stands alone) x the cell's exploration (from `since`,
-    /// explore_since()) x 1 on a cell of `held` (some board holds a lone heart there), else
-    /// half its prior (the boards' hearts crowd on a few cells and may all miss the true
-    /// one): the most of Belief::home_prior over the opponents still in, or 1 where an
-    /// opposing man took one of ours (Belief::seen).
+    /// explore_since()) x (half its prior + half min(1, held / kHeldFull)). `held`: per
+    /// cell, the share of those boards that hold a lone opposing heart there (they crowd on a
+    /// few cells and may all miss the true one, so a cell one board in a hundred holds
+    /// weighs little more than its prior). The prior: the most of Belief::home_prior over
+    /// the opponents still in, or 1 where an opposing man took one of ours (Belief::seen).
     static std::array<double, kCells> hunt_values(const Belief& belief, int since,
                                                   const Position& v, Colour us, double lone,
-                                                  Bitboard held);
+                                                  const std::array<double, kCells>& held);
+    /// hunt_values: the share of the lone-heart boards on one cell that weighs fully.
+    static constexpr double kHeldFull = 0.1;
     /// The hunt's value of proposal m in the view v (Params::explore_cp): the value of its
     /// destination, or kApproach times the best value the moved man could reach with its next
     /// move from there (our own men after m blocking its paths, as in the view), whichever is
