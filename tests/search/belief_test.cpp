@@ -52,6 +52,15 @@ std::string disagreement(const Position& b, const blind::View& v, bool refusals)
     return "";
 }
 
+/// The belief's parameters for a test: `boards` boards, `setups` planned setups per opponent
+/// (fewer than the engine's defaults, for speed).
+Belief::Params small_params(int boards, int setups) {
+    Belief::Params params;
+    params.boards = boards;
+    params.setups = setups;
+    return params;
+}
+
 /// The view of `me` in the random blind game g (its history parses: the arbiter wrote it).
 blind::View view_of(const testing::BlindGame& g, Colour me) {
     auto parsed = blind::View::parse(me, g.start, g.tokens[me], {});
@@ -87,9 +96,7 @@ TEST_CASE("belief: every board agrees with every observation over random blind g
             testing::BlindGame g(players, blind_rules(), seed * 31, 120);
             const Colour me = Colour(seed % players);
             Belief belief(seed);
-            Belief::Params params;
-            params.boards = 48;
-            params.setups = 3;
+            const Belief::Params params = small_params(48, 3);
             while (g.step()) {
                 if (g.pos.to_move() != me || g.pos.game_over()) continue;
                 blind::View v = view_of(g, me);
@@ -146,9 +153,7 @@ TEST_CASE("belief: a hidden heart standing alone stays among the boards' cells")
         testing::BlindGame g(2, blind_rules(), seed * 7919, 200);
         const Colour me = Colour(seed % 2), them = Colour(1 - me);
         Belief belief(seed);
-        Belief::Params params;
-        params.boards = 64;
-        params.setups = 3;
+        const Belief::Params params = small_params(64, 3);
         play_turns(
             g, me, belief, params, [] {},
             [&](const blind::View&) {
@@ -183,9 +188,7 @@ TEST_CASE(
         testing::BlindGame g(2, blind_rules(), seed * 101, 160);
         const Colour me = Colour(seed % 2);
         Belief belief(seed);
-        Belief::Params params;
-        params.boards = 16;
-        params.setups = 2;
+        const Belief::Params params = small_params(16, 2);
         // Per cell: the last observation (1-based) after which one of our men stood there; -1
         // never, or an opposing man took ours there after that.
         std::array<int, kCells> last;
@@ -260,9 +263,7 @@ TEST_CASE(
             return quiet.empty() ? Move() : quiet[std::size_t(p.ply()) % quiet.size()];
         };
         Belief belief(seed);
-        Belief::Params params;
-        params.boards = 16;
-        params.setups = 2;
+        const Belief::Params params = small_params(16, 2);
         play_turns(
             g, me, belief, params, [] {},
             [&](const blind::View& v) {
@@ -421,9 +422,7 @@ TEST_CASE("blind search: the hunt trusts a cell the boards hold by how many hold
         testing::BlindGame g(2, blind_rules(), seed * 433, 120);
         const Colour me = Colour(seed % 2), them = Colour(1 - me);
         Belief belief(seed);
-        Belief::Params params;
-        params.boards = 16;
-        params.setups = 2;
+        const Belief::Params params = small_params(16, 2);
         play_turns(
             g, me, belief, params, [] {},
             [&](const blind::View& v) {
