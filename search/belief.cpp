@@ -157,7 +157,7 @@ bool Belief::advance_own(const Observation& o, const std::vector<std::string>& t
                (!o.told_received || p.heart_victim(o.move) == o.victim);
     };
     for (Board& b : live_)
-        if (agrees(b.pos)) next.push_back(std::move(b));
+        if (agrees(b.pos) || relocate_heart(b, o.move, agrees)) next.push_back(std::move(b));
     if (next.empty()) {
         // No board agrees: mend a few (a hidden man moved near the move: out of its way, or
         // onto the cell it took).
@@ -412,6 +412,46 @@ void Belief::rejuvenate() {
         b.pos = check;
         ++stats_.rejuvenated;
     }
+}
+
+bool Belief::relocate_heart(Board& b, Move m, const std::function<bool(const Position&)>& ok) {
+    if (m.kind() != Move::Normal) return false;
+    const Position& p = b.pos;
+    Colour c = NO_COLOUR;
+    for (int k = 0; k < p.players(); ++k)
+        if (k != viewer_ && p.heart(Colour(k)) == m.to() && p.man_on(m.to()) == kNoMan)
+            c = Colour(k);
+    if (c == NO_COLOUR) return false;
+    // The cells it may stand on instead, weighed as the hunt weighs them (a cell where an
+    // opposing man took ours as the opponent's own region).
+    const auto& prior = home_prior(p.rules(), c);
+    const Bitboard free =
+        kAllCells & ~p.occupied() & ~p.hearts() & ~p.clouds() & ~p.all_zones() & ~bit(m.to());
+    std::vector<std::pair<Cell, double>> cells;
+    double total = 0;
+    for_each_cell(free, [&](Cell sq) {
+        if (last_stood_[sq] >= b.alone_since[std::size_t(c)]) return;
+        const double w = seen_[sq] >= 0 ? 1.0 : prior[sq];
+        cells.emplace_back(sq, w);
+        total += w;
+    });
+    for (int t = 0; t < 4 && total > 0; ++t) {
+        double r = std::uniform_real_distribution<double>(0.0, total)(rng_);
+        Cell to = cells.back().first;
+        for (auto& [sq, w] : cells)
+            if ((r -= w) < 0) {
+                to = sq;
+                break;
+            }
+        Position q = p;
+        q.put_heart(c, to);
+        Position check;
+        if (check.set(q.fen(), q.rules()) || !ok(check)) continue;
+        b.pos = check;
+        ++stats_.relocated;
+        return true;
+    }
+    return false;
 }
 
 void Belief::note_hearts(Board& b, int at) {

@@ -15,8 +15,11 @@
 //    arbiter said (blind::announce on the board must give the token the viewer got); every
 //    proposal refused (in this turn, or remembered from earlier calls) must be illegal there.
 // A board that contradicts an observation is dropped and replaced by a copy of a board that
-// survived (sequential importance resampling with hard constraints). A refused proposal is a
-// hard constraint while some board explains it; when none does, a few boards are mended (one
+// survived (sequential importance resampling with hard constraints); but a board whose lone
+// opposing heart stood where our own move went, without the arbiter announcing it taken, is
+// kept with that heart put elsewhere (relocate_heart: the hunt's misses would otherwise
+// leave the boards that crowd on the next wrong cell, and lose the true one). A refused proposal is
+// a hard constraint while some board explains it; when none does, a few boards are mended (one
 // hidden man moved near the refused move so that it bars it); failing that, a soft one. When none
 // survives, the belief starts again from the beginning of the game (three tries), and if that fails
 // too it builds boards from the view as it is now (the opponents' setups placed whole, clashes
@@ -56,6 +59,9 @@ class Belief {
         int unexplained = 0;
         /// Boards mended so that they agree with an observation (a hidden man moved).
         std::uint64_t repaired = 0;
+        /// Boards whose lone opposing heart stood where our move went without taking it,
+        /// kept with the heart moved elsewhere (relocate_heart()).
+        std::uint64_t relocated = 0;
         /// Boards changed a little against sample impoverishment (rejuvenate()).
         std::uint64_t rejuvenated = 0;
     };
@@ -151,6 +157,13 @@ class Belief {
     /// since it was left, a hidden man moved as by one of its moves), against sample
     /// impoverishment (Stats::rejuvenated).
     void rejuvenate();
+    /// A board on which our own move m would have taken a lone opposing heart (the arbiter
+    /// said it did not): the heart is put on another cell, drawn with the weight of
+    /// home_prior (1 where an opposing man took ours, seen()) among the free cells, in no
+    /// zone or cloud, where none of our men has stood since the heart was left; kept when
+    /// ok() holds of the valid position (SPEC 10) it makes, up to four draws. Its men stay:
+    /// only where the heart stands was wrong. True when b was changed (Stats::relocated).
+    bool relocate_heart(Board& b, Move m, const std::function<bool(const Position&)>& ok);
     /// Board::alone_since brought up to observation `at` (a carried heart is not alone yet).
     static void note_hearts(Board& b, int at);
     /// A free cell for a lone heart of colour c on board b (rejuvenate()): within three

@@ -512,7 +512,8 @@ void BlindSearch::run(blind::View view, SearchLimits limits, SearchSettings sett
     const auto& st = belief_.stats();
     std::string note = "blind boards " + std::to_string(belief_.size()) + " dropped " +
                        std::to_string(st.dropped) + " restarts " + std::to_string(st.restarts) +
-                       " repaired " + std::to_string(st.repaired) + " unexplained " +
+                       " repaired " + std::to_string(st.repaired) + " relocated " +
+                       std::to_string(st.relocated) + " unexplained " +
                        std::to_string(st.unexplained) + (st.approximate ? " approximate" : "");
     if (belief_.size() == 0 || !current) {
         const auto lines =
