@@ -132,10 +132,15 @@ std::array<double, kCells> BlindSearch::hunt_values(const Belief& belief, int si
     for (int sq = 0; sq < kCells; ++sq)
         if (belief.seen(Cell(sq)) >= 0) home[std::size_t(sq)] = 1.0;
     std::array<double, kCells> value{};
-    for (int sq = 0; sq < kCells; ++sq)
-        value[std::size_t(sq)] =
-            lone * cell_exploration(belief, since, Cell(sq)) *
-            (0.5 * home[std::size_t(sq)] + 0.5 * std::min(1.0, held[std::size_t(sq)] / kHeldFull));
+    for (int sq = 0; sq < kCells; ++sq) {
+        const double boards = 0.5 * std::min(1.0, held[std::size_t(sq)] / kHeldFull);
+        // The boards already agree with every cell our men stood on (a board whose heart
+        // stood there was moved or dropped), so their share counts on a cell visited since
+        // `since` too: a heart may have been carried there after our man left.
+        value[std::size_t(sq)] = lone * std::max(cell_exploration(belief, since, Cell(sq)) *
+                                                     (0.5 * home[std::size_t(sq)] + boards),
+                                                 boards);
+    }
     return value;
 }
 
@@ -143,13 +148,26 @@ double BlindSearch::hunt_value(const std::array<double, kCells>& value, const Po
                                Colour us, Move m) {
     if (m.kind() != Move::Normal) return 0.0;
     const PieceType t = man_type(v.man_on(m.from()));
+    const geo::PathClass pc = path_class(t, v.rules());
+    // The man's next moves from m's destination, breadth first, our other men blocking as in
+    // the view (our own walls' zones bar only the opponents, SPEC 5).
+    const Bitboard own = v.pieces(us) & ~bit(m.from());
     double best = value[m.to()];
-    // The man's next move from m's destination, our men (after m) blocking as in the view
-    // (our own walls' zones bar only the opponents, SPEC 5).
-    const Bitboard own = (v.pieces(us) & ~bit(m.from())) | bit(m.to());
-    for (const geo::PathEntry& e : geo::paths(path_class(t, v.rules()), m.to()))
-        if ((t == KNIGHT || !(e.mid & own)) && !test(own, e.dest))
-            best = std::max(best, kApproach * value[e.dest]);
+    Bitboard seen = bit(m.to()), frontier = bit(m.to());
+    double weight = 1.0;
+    for (int d = 1; d <= kReach && frontier; ++d) {
+        weight *= kApproach;
+        Bitboard next = 0;
+        for (Bitboard f = frontier; f;) {
+            const Cell from = pop_lsb(f);
+            for (const geo::PathEntry& e : geo::paths(pc, from))
+                if ((t == KNIGHT || !(e.mid & own)) && !test(own, e.dest)) next |= bit(e.dest);
+        }
+        next &= ~seen;
+        seen |= next;
+        frontier = next;
+        for (Bitboard f = next; f;) best = std::max(best, weight * value[pop_lsb(f)]);
+    }
     return best;
 }
 
@@ -551,8 +569,25 @@ std::map<std::uint32_t, double> BlindSearch::hunt_novelty(
     if (hunt.lone <= 0) return novel;
     const auto value =
         hunt_values(belief_, explore_since(belief_, view), v, us, hunt.lone, hunt.held);
+    double top = 0;
     for (Move m : proposals)
-        if (const double e = hunt_value(value, v, us, m); e > 0) novel[m.raw()] = e;
+        if (const double e = hunt_value(value, v, us, m); e > 0) {
+            novel[m.raw()] = e;
+            top = std::max(top, e);
+        }
+    // Far from every cell left to explore, the values fade with each move (kApproach^d) under
+    // the boards' scores: the best proposal is raised to kPull x the lone share, the others
+    // in proportion, so the men make their way toward what is left.
+    if (top > 0 && top < kPull * hunt.lone)
+        for (auto& [m, e] : novel) e *= kPull * hunt.lone / top;
+    if (spdlog::should_log(spdlog::level::debug)) {
+        std::string line;
+        for (int sq = 0; sq < kCells; ++sq)
+            if (value[std::size_t(sq)] >= 0.05)
+                line += fmt::format(" {}:{:.2f}", geo::cell_name(Cell(sq)), value[std::size_t(sq)]);
+        spdlog::debug("blind hunt: lone {:.2f} since ply {}, cells{}", hunt.lone,
+                      explore_since(belief_, view), line);
+    }
     return novel;
 }
 

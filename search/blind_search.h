@@ -93,8 +93,10 @@ class BlindSearch {
     static double exploration(const Belief& belief, int since, Move m);
 
     /// The hunt's value of a move to each cell, in [0, 1]: `lone` (the share of the belief's
-    /// boards where an opposing heart stands alone) x the cell's exploration (from `since`,
-    /// explore_since()) x (half its prior + half min(1, held / kHeldFull)). `held`: per
+    /// boards where an opposing heart stands alone) x the larger of the cell's exploration
+    /// (from `since`, explore_since()) x (half its prior + half min(1, held / kHeldFull)) and
+    /// half min(1, held / kHeldFull) alone (the boards agree with every cell our men stood
+    /// on, so they may hold a heart carried onto a cell after we left it). `held`: per
     /// cell, the share of those boards that hold a lone opposing heart there (they crowd on a
     /// few cells and may all miss the true one, so a cell one board in a hundred holds
     /// weighs little more than its prior). The prior: the most of Belief::home_prior over
@@ -104,15 +106,20 @@ class BlindSearch {
                                                   const std::array<double, kCells>& held);
     /// hunt_values: the share of the lone-heart boards on one cell that weighs fully.
     static constexpr double kHeldFull = 0.1;
-    /// The hunt's value of proposal m in the view v (Params::explore_cp): the value of its
-    /// destination, or kApproach times the best value the moved man could reach with its next
-    /// move from there (our own men after m blocking its paths, as in the view), whichever is
-    /// more: a man with nothing to explore within one move walks toward what is left. 0 for
-    /// a placement or heart placement.
+    /// The hunt's value of proposal m in the view v (Params::explore_cp): the most, over the
+    /// cells the moved man could reach from its destination in d = 0..kReach moves (our other
+    /// men blocking its paths and cells, as in the view), of kApproach^d x the cell's value: a
+    /// man with nothing to explore near walks toward what is left. 0 for a placement or heart
+    /// placement.
     static double hunt_value(const std::array<double, kCells>& value, const Position& v, Colour us,
                              Move m);
-    /// A move that reaches an unexplored cell next turn counts this share of that cell's value.
+    /// A cell the man reaches one move later counts this share of its value.
     static constexpr double kApproach = 0.5;
+    /// hunt_novelty: the least value the best exploring proposal gets, as a share of the
+    /// boards with a lone opposing heart (the others raised in proportion).
+    static constexpr double kPull = 0.5;
+    /// hunt_value: the most moves ahead it looks.
+    static constexpr int kReach = 8;
 
     explicit BlindSearch(Searcher& searcher) : searcher_(searcher) {}
     ~BlindSearch();
