@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# tests/tools/blind_hunts.sh: tools/match/blind_hunts.py on two-player Blind records of the
+# engine "blind" against the random player (issue 28), hunts read off the movetext by hand.
+# tests/data/blind_hunts.pgn: round 28 (blind Blue; Green's rook leaves the heart alone on
+# g57 at ply 21, blind's moves at plies 22, 24, 26, 28 and 30, the last h56g57 taking it: a
+# hunt of 5), round 5 (blind Green takes the heart carried by the pawn on i12: 0), round 135
+# (lost) and round 360 (drawn by the move count: the longest hunt, 100 in the mean).
+# tests/data/blind_hunts_vs.pgn: round 201 (the queen leaves the heart on g36 at ply 24,
+# blind takes it at once: 1) and round 119 (drawn by the move count). Rank-sum by hand:
+# ranks 0:1, 1:2, 5:3, the two draws 4.5 each; U = 8.5 - 6 = 2.5, mean 3, sd sqrt(3):
+# z = -0.29.
+# Usage: blind_hunts.sh <repo> <build dir>
+set -euo pipefail
+repo="$1"
+build="$2"
+out="$(python3 "$repo/tools/match/blind_hunts.py" "$repo/tests/data/blind_hunts.pgn" \
+  --vs "$repo/tests/data/blind_hunts_vs.pgn" --klinzha "$build/klinzha")"
+echo "$out"
+failed=0
+expect() {
+  if grep -qF -- "$1" <<< "$out"; then echo "PASS: $1"; else echo "FAIL: $1"; failed=1; fi
+}
+expect "records: games 4, won-lost-drawn 2-1-1 (move-count draws 1); hunts 3, mean 35.00 moves, 25 or more 1 (33.3%), 50 or more 1 (33.3%)"
+expect "--vs: games 2, won-lost-drawn 1-0-1 (move-count draws 1); hunts 2, mean 50.50 moves, 25 or more 1 (50.0%), 50 or more 1 (50.0%)"
+expect "rank-sum z of the hunts (above 0: the records hunt longer): -0.29"
+# A klinzha that cannot run is an error with a message, not a crash.
+if python3 "$repo/tools/match/blind_hunts.py" "$repo/tests/data/blind_hunts.pgn" \
+  --klinzha /nonexistent/klinzha > /dev/null 2> "${TMPDIR:-/tmp}/blind_hunts.err"; then
+  echo "FAIL: a missing klinzha was not an error"; failed=1
+elif grep -q "cannot run /nonexistent/klinzha" "${TMPDIR:-/tmp}/blind_hunts.err"; then
+  echo "PASS: a missing klinzha is an error with a message"
+else
+  echo "FAIL: no message for a missing klinzha"; failed=1
+fi
+exit $failed

@@ -1,0 +1,151 @@
+#!/usr/bin/python3
+"""tools/match/blind_hunts.py: how long a blind engine hunted the opponent's lone heart
+(issue 28's measure of the Blind hunt, SPEC 25), per set of two-player records, and whether
+one set's hunts are longer than another's.
+
+    blind_hunts.py RECORDS.pgn... [--vs RECORDS.pgn...] [--engine NAME] [--klinzha PATH]
+                                   (defaults: NAME blind, PATH build/release/klinzha)
+
+Each record of a two-player klinzha-match file (-pgnout) in which the engine NAME played is
+replayed by `klinzha replay` (SPEC 10's position strings, one a ply). A game NAME won by
+taking the heart counts one hunt: NAME's moves in the last stretch of play in which the
+opponent's heart stood with no man of its own on its cell (a heart standing alone never
+moves, SPEC 4), up to the capture; 0 when it was taken carried. A game drawn by the move
+count (SPEC 7) counts as the longest hunt (HUNT_CAP moves in the mean). Lost games, and other
+draws, count no hunt.
+
+Prints, per set: games, won-lost-drawn and the move-count draws; hunts, their mean (a
+move-count draw as HUNT_CAP), and how many took 25 moves or more, and 50 or more. With --vs,
+also the rank-sum (Mann-Whitney) z of the first set's hunts against the second's, ties
+shared, normal approximation: above 0 when the first set's hunts are longer. Errors: an
+unreadable file raises OSError; a klinzha that cannot be run ends the program with a message
+(exit 1); a record that `klinzha replay` rejects is counted as skipped.
+"""
+import argparse
+import math
+import re
+import subprocess
+
+from won_draws import games as records  # the records of a file, one string each
+
+HUNT_CAP = 100  # a move-count draw's weight in the mean (our moves)
+DRAWN = 10**6  # a move-count draw's hunt, longer than any played
+
+
+def tag(record, name):
+    m = re.search(r'\[%s "([^"]*)"\]' % name, record)
+    return m.group(1) if m else ''
+
+
+def replay(record, klinzha):
+    """The replay's position lines split in fields, or None when klinzha rejects the record."""
+    try:
+        run = subprocess.run([klinzha, 'replay', '-'], input=record, capture_output=True,
+                             text=True)
+    except OSError as e:
+        raise SystemExit(f'blind_hunts.py: cannot run {klinzha} (--klinzha): {e.strerror}')
+    if run.returncode != 0:
+        return None
+    # '<move> <players> <green> <blue> <black> <to move> <phase> <halfmove> <fullmove>'
+    return [f for f in (l.split() for l in run.stdout.splitlines()) if len(f) == 9]
+
+
+def hunt(positions, me):
+    """Our (colour index me) moves in the last lone-heart stretch before the game's end."""
+    opp = 1 - me
+    start = None
+    for i, p in enumerate(positions):
+        men = p[2 + opp].split(',') if p[2 + opp] != '-' else []
+        heart = [m[1:] for m in men if m[0] == 'H']
+        if not heart or p[6] != 'play':
+            continue
+        carried = any(m[0] != 'H' and m[1:] == heart[0] for m in men)
+        if carried:
+            start = None
+        elif start is None:
+            start = i
+    if start is None:
+        return 0
+    return sum(1 for i in range(start + 1, len(positions))
+               if positions[i - 1][5] == 'gb'[me])
+
+
+def read_set(paths, engine, klinzha):
+    """{'won','lost','drawn','count_draws','skipped'} and the hunts of the records in paths."""
+    out = dict(won=0, lost=0, drawn=0, count_draws=0, skipped=0, hunts=[])
+    for path in paths:
+        for r in records(path):
+            seats = [tag(r, 'Green'), tag(r, 'Blue')]
+            if tag(r, 'Players') != '2' or engine not in seats:
+                continue
+            me = seats.index(engine)
+            result, term = tag(r, 'Result'), tag(r, 'Termination')
+            if result == '1/2-1/2':
+                out['drawn'] += 1
+                if 'moves-each' in term:
+                    out['count_draws'] += 1
+                    out['hunts'].append(DRAWN)
+                continue
+            if result != ('1-0' if me == 0 else '0-1'):
+                out['lost'] += 1
+                continue
+            out['won'] += 1
+            if term != 'heart capture':
+                continue
+            positions = replay(r, klinzha)
+            if positions is None:
+                out['skipped'] += 1
+                continue
+            out['hunts'].append(hunt(positions, me))
+    return out
+
+
+def rank_sum_z(a, b):
+    """Mann-Whitney z of sample a against b (ties get their mean rank); 0 when empty."""
+    if not a or not b:
+        return 0.0
+    values = sorted(a + b)
+    rank, i = {}, 0
+    while i < len(values):
+        j = i
+        while j < len(values) and values[j] == values[i]:
+            j += 1
+        rank[values[i]] = (i + j + 1) / 2
+        i = j
+    n1, n2 = len(a), len(b)
+    u = sum(rank[v] for v in a) - n1 * (n1 + 1) / 2
+    return (u - n1 * n2 / 2) / math.sqrt(n1 * n2 * (n1 + n2 + 1) / 12)
+
+
+def report(label, s):
+    h = s['hunts']
+    n = len(h)
+    mean = sum(min(x, HUNT_CAP) for x in h) / n if n else 0.0
+    long25 = sum(x >= 25 for x in h)
+    long50 = sum(x >= 50 for x in h)
+    games = s['won'] + s['lost'] + s['drawn']
+    print(f"{label}: games {games}, won-lost-drawn {s['won']}-{s['lost']}-{s['drawn']} "
+          f"(move-count draws {s['count_draws']}); hunts {n}, mean {mean:.2f} moves, "
+          f"25 or more {long25} ({100 * long25 / max(n, 1):.1f}%), 50 or more {long50} "
+          f"({100 * long50 / max(n, 1):.1f}%)" +
+          (f"; skipped {s['skipped']}" if s['skipped'] else ''))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('records', nargs='+')
+    ap.add_argument('--vs', nargs='+', default=[])
+    ap.add_argument('--engine', default='blind')
+    ap.add_argument('--klinzha', default='build/release/klinzha')
+    a = ap.parse_args()
+    first = read_set(a.records, a.engine, a.klinzha)
+    report('records', first)
+    if a.vs:
+        second = read_set(a.vs, a.engine, a.klinzha)
+        report('--vs', second)
+        z = rank_sum_z(first['hunts'], second['hunts'])
+        print(f'rank-sum z of the hunts (above 0: the records hunt longer): {z:.2f}')
+
+
+if __name__ == '__main__':
+    main()
