@@ -167,7 +167,8 @@ class BlindSearch {
                           std::string note);
     struct BoardTable;
     /// The hunt's value of each proposal that explores (BlindSearch::hunt_value > 0; none
-    /// while no board holds a lone opposing heart or in the place phase), by raw move.
+    /// while no board holds a lone opposing heart or in the place phase), by raw move; all
+    /// raised in proportion when the best is under kPull x the lone-heart share.
     std::map<std::uint32_t, double> hunt_novelty(const blind::View& view,
                                                  const std::vector<Move>& proposals) const;
     /// Step 3's first part: the distinct boards (BlindSamples), each searched (MultiPV 3)
