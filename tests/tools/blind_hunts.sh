@@ -16,10 +16,8 @@ build="$2"
 out="$(python3 "$repo/tools/match/blind_hunts.py" "$repo/tests/data/blind_hunts.pgn" \
   --vs "$repo/tests/data/blind_hunts_vs.pgn" --klinzha "$build/klinzha")"
 echo "$out"
-failed=0
-expect() {
-  if grep -qF -- "$1" <<< "$out"; then echo "PASS: $1"; else echo "FAIL: $1"; failed=1; fi
-}
+# shellcheck source=expect.sh
+source "$(dirname "$0")/expect.sh"
 expect "records: games 4, won-lost-drawn 2-1-1 (move-count draws 1); hunts 3, mean 35.00 moves, 25 or more 1 (33.3%), 50 or more 1 (33.3%)"
 expect "--vs: games 2, won-lost-drawn 1-0-1 (move-count draws 1); hunts 2, mean 50.50 moves, 25 or more 1 (50.0%), 50 or more 1 (50.0%)"
 expect "rank-sum z of the hunts (above 0: the records hunt longer): -0.29"

@@ -12,10 +12,8 @@ build="$2"
 out="$(python3 "$repo/tools/match/first_heart.py" "$repo/tests/data/first_heart.pgn" \
   --klinzha "$build/klinzha")"
 echo "$out"
-failed=0
-expect() {
-  if grep -qF -- "$1" <<< "$out"; then echo "PASS: $1"; else echo "FAIL: $1"; failed=1; fi
-}
+# shellcheck source=expect.sh
+source "$(dirname "$0")/expect.sh"
 expect "new, one seat: 1 seats: took the first heart 1 (100%; won-drawn-lost 1-0-0)"
 expect "new, two seats: 2 seats: no heart taken 2 (100%; won-drawn-lost 0-2-0)"
 expect "old, two seats: 2 seats: its heart taken first 1 (50%; won-drawn-lost 0-0-1); the two others first 1 (50%; won-drawn-lost 0-0-1)"

@@ -24,9 +24,9 @@ unreadable file raises OSError; a klinzha that cannot be run ends the program wi
 import argparse
 import math
 import re
-import subprocess
 
 from won_draws import games as records  # the records of a file, one string each
+from won_draws import replay
 
 HUNT_CAP = 100  # a move-count draw's weight in the mean (our moves)
 DRAWN = 10**6  # a move-count draw's hunt, longer than any played
@@ -35,19 +35,6 @@ DRAWN = 10**6  # a move-count draw's hunt, longer than any played
 def tag(record, name):
     m = re.search(r'\[%s "([^"]*)"\]' % name, record)
     return m.group(1) if m else ''
-
-
-def replay(record, klinzha):
-    """The replay's position lines split in fields, or None when klinzha rejects the record."""
-    try:
-        run = subprocess.run([klinzha, 'replay', '-'], input=record, capture_output=True,
-                             text=True)
-    except OSError as e:
-        raise SystemExit(f'blind_hunts.py: cannot run {klinzha} (--klinzha): {e.strerror}')
-    if run.returncode != 0:
-        return None
-    # '<move> <players> <green> <blue> <black> <to move> <phase> <halfmove> <fullmove>'
-    return [f for f in (l.split() for l in run.stdout.splitlines()) if len(f) == 9]
 
 
 def hunt(positions, me):
@@ -92,7 +79,7 @@ def read_set(paths, engine, klinzha):
             out['won'] += 1
             if term != 'heart capture':
                 continue
-            positions = replay(r, klinzha)
+            positions = replay(r, klinzha, 'blind_hunts.py')
             if positions is None:
                 out['skipped'] += 1
                 continue

@@ -20,10 +20,10 @@ record that `klinzha replay` rejects is counted as skipped.
 """
 import argparse
 import re
-import subprocess
 from collections import defaultdict
 
 from won_draws import games as records  # the records of a file, one string each
+from won_draws import replay
 
 SEATS = ('Green', 'Blue', 'Black')
 
@@ -31,18 +31,12 @@ SEATS = ('Green', 'Blue', 'Black')
 def first_elimination(record, klinzha):
     """(capturer seat, victim seat) of the first elimination in play, None if none, or
     'skip' when the record does not replay."""
-    try:
-        run = subprocess.run([klinzha, 'replay', '-'], input=record, capture_output=True,
-                             text=True)
-    except OSError as e:
-        raise SystemExit(f'first_heart.py: cannot run {klinzha} (--klinzha): {e.strerror}')
-    if run.returncode != 0:
+    positions = replay(record, klinzha, 'first_heart.py')
+    if positions is None:
         return 'skip'
     prev = None
-    for line in run.stdout.splitlines():
-        f = line.split()
-        # '<move> <players> <green> <blue> <black> <to move> <phase> <halfmove> <fullmove>'
-        if len(f) != 9 or f[1] != '3':
+    for f in positions:
+        if f[1] != '3':
             continue
         if prev is not None and prev[6] == 'play':
             for i in range(3):

@@ -9,9 +9,13 @@ falls to 0 only in the last moves, when the rule enters the horizon).
 Reads klinzha-match records (-pgnout): the Termination tag and the move comments
 `{+3.12/10 0.101s}` (score for the mover in pawns). Prints: games, draws by the move-count
 rule, of them "won" ones, and the share. Errors: an unreadable file raises OSError.
+
+games() (the records of a file) and replay() (a record's positions by `klinzha replay`) serve
+first_heart.py and blind_hunts.py too.
 """
 import argparse
 import re
+import subprocess
 
 SCORE = re.compile(r'\{([+-]\d+\.\d+)/\d+ ')
 
@@ -21,6 +25,21 @@ def games(path):
     for chunk in re.split(r'\n(?=\[Event )', text):
         if '[Termination' in chunk:
             yield chunk
+
+
+def replay(record, klinzha, tool):
+    """The position lines of `klinzha replay` on one record, each split in its nine fields
+    ('<move> <players> <green> <blue> <black> <to move> <phase> <halfmove> <fullmove>', SPEC
+    10), or None when klinzha rejects the record. A klinzha that cannot be run ends the
+    program with a message naming `tool` (exit 1)."""
+    try:
+        run = subprocess.run([klinzha, 'replay', '-'], input=record, capture_output=True,
+                             text=True)
+    except OSError as e:
+        raise SystemExit(f'{tool}: cannot run {klinzha} (--klinzha): {e.strerror}')
+    if run.returncode != 0:
+        return None
+    return [f for f in (line.split() for line in run.stdout.splitlines()) if len(f) == 9]
 
 
 def main():
