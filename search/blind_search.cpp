@@ -567,8 +567,8 @@ std::map<std::uint32_t, double> BlindSearch::hunt_novelty(
     std::map<std::uint32_t, double> novel;
     const Hunt hunt = v.phase() == Phase::Play ? hunt_picture(belief_, us) : Hunt{};
     if (hunt.lone <= 0) return novel;
-    const auto value =
-        hunt_values(belief_, explore_since(belief_, view), v, us, hunt.lone, hunt.held);
+    const int since = explore_since(belief_, view);
+    const auto value = hunt_values(belief_, since, v, us, hunt.lone, hunt.held);
     double top = 0;
     for (Move m : proposals)
         if (const double e = hunt_value(value, v, us, m); e > 0) {
@@ -585,8 +585,7 @@ std::map<std::uint32_t, double> BlindSearch::hunt_novelty(
         for (int sq = 0; sq < kCells; ++sq)
             if (value[std::size_t(sq)] >= 0.05)
                 line += fmt::format(" {}:{:.2f}", geo::cell_name(Cell(sq)), value[std::size_t(sq)]);
-        spdlog::debug("blind hunt: lone {:.2f} since ply {}, cells{}", hunt.lone,
-                      explore_since(belief_, view), line);
+        spdlog::debug("blind hunt: lone {:.2f} since ply {}, cells{}", hunt.lone, since, line);
     }
     return novel;
 }
