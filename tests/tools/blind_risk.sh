@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# tests/tools/blind_risk.sh: tools/match/blind_risk.py on the four two-player Blind records of
+# tests/data/blind_hunts.pgn (the engine "blind" against the random player; one lost by its
+# heart, round 135), against the same measure computed here another way: every position of
+# `klinzha replay` where the random player is to move in play, its legal moves counted by the
+# command line's `klinzha perft 1` (not the UCI `go perft` the tool uses), those ending on
+# blind's heart cell picked out by awk, and P = 1 - prod(1 - p) summed over the games.
+# Usage: blind_risk.sh <repo> <build dir>
+set -euo pipefail
+repo="$1"
+build="$2"
+k="$build/klinzha"
+pgn="$repo/tests/data/blind_hunts.pgn"
+out="$(python3 "$repo/tools/match/blind_risk.py" "$pgn" --vs "$repo/tests/data/blind_hunts_vs.pgn" \
+  --klinzha "$k")"
+echo "$out"
+# shellcheck source=expect.sh
+source "$(dirname "$0")/expect.sh"
+
+# blind's colour per game (g or b), in the file's order.
+mapfile -t colour < <(grep -o '^\[Green "[^"]*"\]' "$pgn" | sed 's/.*"blind".*/g/; s/.*"random".*/b/')
+# Per game: the opponent's turns in play, each "game<TAB>position<TAB>heart cell".
+game=0
+turns=()
+while read -r line; do
+  set -- $line
+  if [ "$1" = game ]; then game=$2; continue; fi
+  [ $# -eq 9 ] || continue
+  me="${colour[$((game - 1))]}"
+  [ "$7" = play ] && [ "$6" != "$me" ] || continue
+  if [ "$me" = g ]; then ours="$3"; else ours="$4"; fi
+  heart="$(tr ',' '\n' <<< "$ours" | sed -n 's/^H//p')"
+  [ -n "$heart" ] || continue
+  turns+=("$game	$2 $3 $4 $5 $6 $7 $8 $9	$heart")
+done < <("$k" replay "$pgn")
+shares=""
+for t in "${turns[@]}"; do
+  IFS=$'\t' read -r g pos heart <<< "$t"
+  counts="$("$k" perft 1 "$pos" | awk -v h="$heart" -F: '/^[a-z0-9@]+: [0-9]+$/ {n++; m=$1; sub(/h$/, "", m);
+            if (substr(m, length(m) - 2) == h) t++} END {print n + 0, t + 0}')"
+  shares+="$g $counts"$'\n'
+done
+want="$(awk 'NF == 3 && $2 > 0 {if (!($1 in s)) s[$1] = 1; s[$1] *= 1 - $3 / $2; n++; p += $3 / $2}
+             END {for (g in s) e += 1 - s[g]; printf "expected %.2f", e;
+                  printf " +- X; opponent turns %d, mean p %.5f\n", n, p / n}' <<< "$shares")"
+echo "computed here: $want"
+expect "records: games 4, heart losses 1, ${want%% +- X*}"
+expect "opponent turns ${want##*opponent turns }"
+# Round 135 was lost to a capture of the heart: the last turn's p is above 0, so is the sum.
+if awk '{e += $0} END {exit !(e > 0)}' <<< "$(sed -n 's/.*expected \([0-9.]*\) .*/\1/p' <<< "${out%%$'\n'*}")"; then
+  echo "PASS: expected losses above 0"
+else
+  echo "FAIL: expected losses 0 in records with a heart lost"; failed=1
+fi
+expect "z of the expected losses per game"
+# A klinzha that cannot run is an error with a message, not a crash.
+if python3 "$repo/tools/match/blind_risk.py" "$pgn" --klinzha /nonexistent/klinzha > /dev/null \
+  2> "${TMPDIR:-/tmp}/blind_risk.err"; then
+  echo "FAIL: a missing klinzha was not an error"; failed=1
+elif grep -q "cannot run /nonexistent/klinzha" "${TMPDIR:-/tmp}/blind_risk.err"; then
+  echo "PASS: a missing klinzha is an error with a message"
+else
+  echo "FAIL: no message for a missing klinzha"; failed=1
+fi
+exit $failed
