@@ -605,6 +605,21 @@ void Belief::from_view(const blind::View& view) {
     }
 }
 
+void Belief::note_refused_cells(const blind::View& view) {
+    const Position& v = view.position();
+    for (Move r : view.refused()) {
+        if (r.kind() != Move::Normal || !test(v.pieces(viewer_), r.from())) continue;
+        const PieceType t = man_type(v.man_on(r.from()));
+        if (t == WALL) continue;  // a wall is refused for what its zone would hold (SPEC 5)
+        bool bare = t == KNIGHT && v.rules().flier_jumps_walls;
+        for (const geo::PathEntry& e : geo::paths(path_class(t, v.rules()), r.from()))
+            bare = bare || (e.dest == r.to() && e.mid == 0);
+        // Nothing on the way could bar it: the cell lies in an opposing wall's zone or holds
+        // an opposing wall, and no heart rests there (SPEC 4, 5).
+        if (bare) last_stood_[r.to()] = std::max(last_stood_[r.to()], int(observed_));
+    }
+}
+
 bool Belief::update(const blind::View& view, const Params& params,
                     const std::function<bool()>& keep_going) {
     const auto& tokens = view.tokens();
@@ -656,6 +671,7 @@ bool Belief::update(const blind::View& view, const Params& params,
     }
     rejuvenate();
     if (view.to_propose()) {
+        note_refused_cells(view);
         apply_refusals(view.refused());
         if (live_.empty()) from_view(view);
     }

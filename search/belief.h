@@ -135,6 +135,11 @@ class Belief {
     /// Mends a few boards so that the mover of o has a move that agrees with it, plays one
     /// and adds them to `next`.
     void mend_for_other(const blind::Observation& o, std::vector<Board>& next);
+    /// A refused proposal of the viewer's turn (view) that nothing on its way could have
+    /// barred (a knight's jump, or a move of one step; walls aside) ends in an opposing wall's
+    /// zone or on an opposing wall (SPEC 5): no heart rests on that cell now (SPEC 4), which
+    /// last_stood() records as if one of the viewer's men stood there.
+    void note_refused_cells(const blind::View& view);
     /// Drops the boards where a refused proposal is legal (the refusals of view's turn).
     void apply_refusals(const std::vector<Move>& refused);
     /// Keeps the boards where no refused proposal is legal; when there are none, mends a few

@@ -137,6 +137,48 @@ TEST_CASE("belief: every board agrees with every observation over random blind g
                              << unexplained);
 }
 
+TEST_CASE("belief: a cell where a jump or a one-step move was refused holds no heart") {
+    // Belief::note_refused_cells against the whole position: at our turns in random blind
+    // games, every proposal the position refuses is refused (up to 12); the cells the belief
+    // then marks as stood on now but that none of our men stands on must hold no heart of
+    // anyone's, and lie in an opposing wall's zone or under an opposing wall (SPEC 4, 5).
+    int marked = 0, refused = 0;
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        CAPTURE(seed);
+        testing::BlindGame g(2, blind_rules(), seed * 53, 140);
+        const Colour me = Colour(seed % 2);
+        Belief belief(seed);
+        const Belief::Params params = small_params(16, 2);
+        while (g.step()) {
+            if (g.pos.to_move() != me || g.pos.game_over()) continue;
+            blind::View v = view_of(g, me);
+            if (v.over()) break;
+            MoveList whole;
+            generate_legal(g.pos, whole);
+            for (Move m : v.proposals())
+                if (!whole.contains(m) && int(v.refused().size()) < 12) {
+                    REQUIRE_FALSE(v.refuse(move_to_string(m)));
+                    ++refused;
+                }
+            REQUIRE(belief.update(v, params, [] { return true; }));
+            const Colour them = Colour(1 - me);
+            for (int sq = 0; sq < kCells; ++sq) {
+                if (belief.last_stood(Cell(sq)) != belief.observed() ||
+                    test(g.pos.pieces(me), Cell(sq)))
+                    continue;
+                CAPTURE(geo::cell_name(Cell(sq)));
+                CHECK(g.pos.heart(them) != Cell(sq));
+                CHECK((test(g.pos.zones(them), Cell(sq)) ||
+                       test(g.pos.pieces(them, WALL), Cell(sq))));
+                ++marked;
+            }
+        }
+    }
+    MESSAGE("refusals " << refused << ", cells ruled out by them " << marked);
+    CHECK(refused > 20);
+    CHECK(marked > 0);
+}
+
 TEST_CASE("belief: a hidden heart standing alone stays among the boards' cells") {
     // Resampling copies survivors, so the boards forget cells where nothing was seen; a lone
     // heart never moves, and the hunt needs some board to hold it where it truly is. Counted
