@@ -54,12 +54,5 @@ else
 fi
 expect "z of the expected losses per game"
 # A klinzha that cannot run is an error with a message, not a crash.
-if python3 "$repo/tools/match/blind_risk.py" "$pgn" --klinzha /nonexistent/klinzha > /dev/null \
-  2> "${TMPDIR:-/tmp}/blind_risk.err"; then
-  echo "FAIL: a missing klinzha was not an error"; failed=1
-elif grep -q "cannot run /nonexistent/klinzha" "${TMPDIR:-/tmp}/blind_risk.err"; then
-  echo "PASS: a missing klinzha is an error with a message"
-else
-  echo "FAIL: no message for a missing klinzha"; failed=1
-fi
+expect_no_klinzha "$repo/tools/match/blind_risk.py" "$pgn"
 exit $failed
