@@ -81,8 +81,9 @@ class Belief {
     const Position& board(std::size_t i) const { return live_[i].pos; }
     const Stats& stats() const { return stats_; }
     /// The observations read so far, and the last of them at which one of the viewer's men
-    /// stood on `sq` (-1: never since the belief started): a lone heart there since would
-    /// have been taken.
+    /// stood on `sq`, or a proposal of the viewer's ending there was refused with nothing on
+    /// its way (note_refused_cells) (-1: never since the belief started): a lone heart there
+    /// since would have been taken, or no heart stood there.
     int observed() const { return int(observed_); }
     int last_stood(Cell sq) const { return last_stood_[sq]; }
     /// The last observation at which an opposing man was known to stand on `sq` (it took
