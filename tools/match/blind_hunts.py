@@ -23,18 +23,13 @@ unreadable file raises OSError; a klinzha that cannot be run ends the program wi
 """
 import argparse
 import math
-import re
 
 from won_draws import games as records  # the records of a file, one string each
-from won_draws import replay
+from won_draws import replay, tag
 
 HUNT_CAP = 100  # a move-count draw's weight in the mean (our moves)
 DRAWN = 10**6  # a move-count draw's hunt, longer than any played
 
-
-def tag(record, name):
-    m = re.search(r'\[%s "([^"]*)"\]' % name, record)
-    return m.group(1) if m else ''
 
 
 def hunt(positions, me):

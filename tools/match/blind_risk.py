@@ -31,12 +31,11 @@ klinzha that cannot be run ends the program with a message (exit 1); a record th
 """
 import argparse
 import math
-import re
 import subprocess
 import time
 
 from won_draws import games as records  # the records of a file, one string each
-from won_draws import replay
+from won_draws import replay, tag
 
 
 class Perft:
@@ -83,10 +82,6 @@ class Perft:
         self.send('quit')
         self.proc.wait()
 
-
-def tag(record, name):
-    m = re.search(r'\[%s "([^"]*)"\]' % name, record)
-    return m.group(1) if m else ''
 
 
 def game_risk(positions, me, perft, by_type):

@@ -10,8 +10,8 @@ Reads klinzha-match records (-pgnout): the Termination tag and the move comments
 `{+3.12/10 0.101s}` (score for the mover in pawns). Prints: games, draws by the move-count
 rule, of them "won" ones, and the share. Errors: an unreadable file raises OSError.
 
-games() (the records of a file) and replay() (a record's positions by `klinzha replay`) serve
-first_heart.py and blind_hunts.py too.
+games() (the records of a file), tag() (a record's PGN tag) and replay() (a record's positions
+by `klinzha replay`) serve first_heart.py, blind_hunts.py and blind_risk.py too.
 """
 import argparse
 import re
@@ -25,6 +25,12 @@ def games(path):
     for chunk in re.split(r'\n(?=\[Event )', text):
         if '[Termination' in chunk:
             yield chunk
+
+
+def tag(record, name):
+    """The value of the PGN tag `name` in one record, '' when it has none."""
+    m = re.search(r'\[%s "([^"]*)"\]' % name, record)
+    return m.group(1) if m else ''
 
 
 def replay(record, klinzha, tool):
