@@ -143,13 +143,14 @@ void UciSession::stop_all() {
     engine_->wait();
 }
 
-void UciSession::run_task(std::function<void()> fn) {
+void UciSession::run_task(std::function<std::string()> fn) {
     if (task_.joinable()) task_.join();
     task_stop_ = false;
     task_running_ = true;
     task_ = std::thread([this, fn = std::move(fn)] {
-        fn();
-        task_running_ = false;
+        const std::string last = fn();
+        task_running_ = false;  // before the last line: the next `go` may follow it at once
+        sink_.line(last);
     });
 }
 
@@ -427,7 +428,7 @@ void UciSession::cmd_go(const std::vector<std::string>& t) {
             }
             if (task_stop_) sink_.line("info string perft stopped: the counts are partial");
             sink_.line("");
-            sink_.line("Nodes searched: " + std::to_string(total));
+            return "Nodes searched: " + std::to_string(total);
         });
         return;
     }
@@ -480,8 +481,7 @@ void UciSession::cmd_bench(const std::vector<std::string>& t) {
         try {
             r = engine_->bench(depth, &task_stop_, threads, positions);
         } catch (const std::exception& e) {
-            sink_.line(std::string("info string error bench: ") + e.what());
-            return;
+            return std::string("info string error bench: ") + e.what();
         }
         for (std::size_t i = 0; i < r.per_position.size(); ++i)
             sink_.line("info string bench position " + std::to_string(i + 1) + " nodes " +
@@ -489,8 +489,8 @@ void UciSession::cmd_bench(const std::vector<std::string>& t) {
         if (task_stop_) sink_.line("info string bench stopped: the node count is partial");
         sink_.line("Total time (ms): " + std::to_string(r.ms));
         sink_.line("Nodes searched: " + std::to_string(r.nodes));
-        sink_.line("Nodes/second: " +
-                   std::to_string(r.ms > 0 ? r.nodes * 1000 / std::uint64_t(r.ms) : r.nodes));
+        return "Nodes/second: " +
+               std::to_string(r.ms > 0 ? r.nodes * 1000 / std::uint64_t(r.ms) : r.nodes);
     });
 }
 

@@ -87,8 +87,10 @@ class UciSession {
     std::atomic<bool> task_stop_{false};
     /// True while a search, `go perft` or `bench` runs.
     bool busy() const { return engine_->searching() || task_running_.load(); }
-    /// Starts fn on the task thread (a finished earlier task is joined first).
-    void run_task(std::function<void()> fn);
+    /// Starts fn on the task thread (a finished earlier task is joined first). fn writes its
+    /// lines and returns the last one, which is written after `busy()` turns false, as
+    /// bestmove is after a search: a client may send `go` the moment it reads it.
+    void run_task(std::function<std::string()> fn);
     /// Stops the search and any task, and waits for both.
     void stop_all();
 };

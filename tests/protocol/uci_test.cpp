@@ -448,6 +448,48 @@ TEST_CASE("issue 11: go perft and bench answer isready, stop and quit while they
     }
 }
 
+TEST_CASE("go perft and bench: a go sent the moment the last line is read is accepted") {
+    // The last line of a task (Nodes searched, Nodes/second) comes after the session stops
+    // being busy, as bestmove does after a search: a client may answer it with `go` at once.
+    // The writer here is a slow pipe: the reader sees each line 2 ms before write returns.
+    std::mutex m;
+    std::condition_variable cv;
+    std::vector<std::string> lines;
+    uci::UciSession u([&](std::string_view l) {
+        {
+            std::lock_guard lock(m);
+            lines.emplace_back(l);
+        }
+        cv.notify_all();
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    });
+    auto answer = [&](const std::string& cmd, const std::string& last) {
+        {
+            std::lock_guard lock(m);
+            lines.clear();
+        }
+        u.handle_command(cmd);
+        std::unique_lock lock(m);
+        const bool done = cv.wait_for(lock, std::chrono::seconds(20), [&] {
+            for (const auto& l : lines)
+                if (l.rfind(last, 0) == 0 || l.rfind("info string error", 0) == 0) return true;
+            return false;
+        });
+        return done && lines.back().rfind(last, 0) == 0;
+    };
+    u.handle_command("position startpos");
+    int accepted = 0;
+    for (int i = 0; i < 40; ++i) {
+        const bool bench = i % 20 == 19;
+        CAPTURE(i);
+        REQUIRE(
+            answer(bench ? "bench 1" : "go perft 1", bench ? "Nodes/second" : "Nodes searched"));
+        accepted += int(answer("go perft 1", "Nodes searched"));
+    }
+    CHECK(accepted == 40);
+    u.wait_task();
+}
+
 TEST_CASE("issue 11: Debug Log File never creates folders, Threads is capped with a note") {
     Session s;
     s.expect_one_error("setoption name Debug Log File value /nonexistent/x/y.log", "",

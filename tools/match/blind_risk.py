@@ -32,7 +32,6 @@ klinzha that cannot be run ends the program with a message (exit 1); a record th
 import argparse
 import math
 import subprocess
-import time
 
 from won_draws import games as records  # the records of a file, one string each
 from won_draws import replay, tag
@@ -70,10 +69,7 @@ class Perft:
             line = self.read()
             if line.startswith('Nodes searched'):
                 return out
-            if 'a search is running' in line:  # the last perft's task not yet wound up
-                time.sleep(0.002)
-                self.send('go perft 1')
-            elif 'error' in line:
+            if 'error' in line:
                 raise SystemExit(f'blind_risk.py: klinzha: {line.strip()} (position {fen})')
             elif ':' in line and not line.startswith('info'):
                 out.append(line.split(':')[0].strip())
