@@ -19,6 +19,8 @@ void Belief::clear() {
     observed_ = 0;
     last_stood_.fill(-1);
     seen_.fill(-1);
+    hearts_taken_ = 0;
+    hearts_expected_ = 0;
     live_.clear();
     for (auto& p : pool_) p.clear();
     refusals_.clear();
@@ -127,6 +129,8 @@ void Belief::restart(const blind::View& view, const Params& params) {
     observed_ = 0;
     last_stood_.fill(-1);
     seen_.fill(-1);
+    hearts_taken_ = 0;
+    hearts_expected_ = 0;
     live_.assign(std::size_t(std::max(1, params.boards)), Board{view.start_position(), {}});
 }
 
@@ -620,6 +624,14 @@ void Belief::note_refused_cells(const blind::View& view) {
     }
 }
 
+void Belief::note_heart_odds(const Observation& o) {
+    if (live_.empty() || o.move.kind() != Move::Normal) return;
+    int on = 0;
+    for (const Board& b : live_) on += b.pos.heart_victim(o.move) != NO_COLOUR;
+    hearts_expected_ += double(on) / double(live_.size());
+    hearts_taken_ += o.took == Observation::Took::Heart;
+}
+
 bool Belief::update(const blind::View& view, const Params& params,
                     const std::function<bool()>& keep_going) {
     const auto& tokens = view.tokens();
@@ -642,6 +654,7 @@ bool Belief::update(const blind::View& view, const Params& params,
         if (!keep_going()) return false;
         const Observation& o = history[observed_];
         const std::size_t n = o.told_received ? 2 : 1;
+        if (o.kind == Observation::Kind::Own) note_heart_odds(o);
         if (!advance(view, observed_, tok)) {
             if (stats_.restarts < 3) {  // none survived: from the beginning again
                 ++stats_.restarts;

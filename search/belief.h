@@ -90,6 +90,14 @@ class Belief {
     /// one of the viewer's men there: `?x<cell>`, SPEC 25), -1 never. That cell's last_stood()
     /// is -1 from then: a heart its taker carried may have been left there.
     int seen(Cell sq) const { return seen_[sq]; }
+    /// How far the boards' opposing hearts can be trusted, in (0, 1]: (1 + hearts our
+    /// moves took) / (1 + hearts the boards expected them to take), at most 1; the
+    /// expectation sums, over our moves read, the share of the boards (before the move) on
+    /// which it ends on an opposing heart. Boards that keep putting hearts where our men then
+    /// find none (their carriers and relocations guess, SPEC 25) weigh less each time.
+    double heart_odds() const {
+        return std::min(1.0, (1.0 + hearts_taken_) / (1.0 + hearts_expected_));
+    }
     /// Forgets everything (ucinewgame).
     void clear();
 
@@ -141,6 +149,8 @@ class Belief {
     /// zone or on an opposing wall (SPEC 5): no heart rests on that cell now (SPEC 4), which
     /// last_stood() records as if one of the viewer's men stood there.
     void note_refused_cells(const blind::View& view);
+    /// heart_odds()'s counts for our move o, on the boards before it (read in order).
+    void note_heart_odds(const blind::Observation& o);
     /// Drops the boards where a refused proposal is legal (the refusals of view's turn).
     void apply_refusals(const std::vector<Move>& refused);
     /// Keeps the boards where no refused proposal is legal; when there are none, mends a few
@@ -198,6 +208,8 @@ class Belief {
     /// have been taken.
     std::array<int, kCells> last_stood_{};
     std::array<int, kCells> seen_{};  ///< seen(): -1 never
+    int hearts_taken_ = 0;            ///< heart_odds(): hearts our moves read took
+    double hearts_expected_ = 0;      ///< heart_odds(): what the boards expected of them
     std::vector<Board> live_;
     std::array<std::vector<std::vector<Move>>, kColours> pool_;  ///< setups per colour
     /// Refused proposals remembered by the index of the own token they came before.

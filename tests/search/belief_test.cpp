@@ -223,6 +223,52 @@ TEST_CASE("belief: a hidden heart standing alone stays among the boards' cells")
     CHECK(held * 5 >= alone * 3);
 }
 
+TEST_CASE("belief: the heart odds weigh what the boards expected our moves to take") {
+    // Belief::heart_odds against a count kept here: at each of our turns, the share of the
+    // boards with an opposing heart on the cell our next move (random, chosen here) ends on,
+    // summed; the hearts those moves took in the whole position. (1 + taken) / (1 + summed),
+    // at most 1, while the belief has not started over.
+    int checked = 0, lowered = 0;
+    for (int players : {2, 3}) {
+        for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+            CAPTURE(players);
+            CAPTURE(seed);
+            testing::BlindGame g(players, blind_rules(), seed * 4099, 200);
+            const Colour me = Colour(seed % players);
+            Belief belief(seed);
+            const Belief::Params params = small_params(32, 3);
+            std::array<double, kCells> share{};
+            double expected = 0;
+            int taken = 0;
+            std::mt19937_64 rng(seed);
+            g.chooser = [&](const Position& p, const MoveList& legal) {
+                if (p.to_move() != me || p.phase() != Phase::Play) return Move();
+                const Move m = legal.moves[rng() % legal.size];
+                if (m.kind() == Move::Normal) expected += share[m.to()];
+                taken += p.heart_victim(m) != NO_COLOUR;
+                return m;
+            };
+            play_turns(
+                g, me, belief, params, [] {},
+                [&](const blind::View&) {
+                    if (belief.stats().restarts || belief.stats().approximate) return;
+                    CHECK(belief.heart_odds() ==
+                          doctest::Approx(std::min(1.0, (1.0 + taken) / (1.0 + expected))));
+                    ++checked;
+                    lowered += belief.heart_odds() < 0.999;
+                    share.fill(0);
+                    for (std::size_t i = 0; i < belief.size(); ++i)
+                        for (int c = 0; c < players; ++c)
+                            if (c != me && belief.board(i).heart(Colour(c)) != NO_CELL)
+                                share[belief.board(i).heart(Colour(c))] += 1.0 / belief.size();
+                });
+        }
+    }
+    MESSAGE("turns checked " << checked << ", odds below 1 at " << lowered);
+    CHECK(checked > 200);
+    CHECK(lowered > 20);
+}
+
 TEST_CASE("belief: boards whose lone heart our move missed keep a heart elsewhere") {
     // Our side chases the boards' lone hearts (each turn, of the proposals legal in the whole
     // position, the one onto a cell where the most boards hold a lone opposing heart, never
