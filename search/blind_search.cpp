@@ -565,8 +565,11 @@ std::map<std::uint32_t, double> BlindSearch::hunt_novelty(
     const Position& v = view.position();
     const Colour us = view.viewer();
     std::map<std::uint32_t, double> novel;
-    const Hunt hunt = v.phase() == Phase::Play ? hunt_picture(belief_, us) : Hunt{};
+    Hunt hunt = v.phase() == Phase::Play ? hunt_picture(belief_, us) : Hunt{};
     if (hunt.lone <= 0) return novel;
+    // Boards whose hearts our men keep missing say less where the heart stands.
+    const double odds = belief_.heart_odds();
+    for (double& h : hunt.held) h *= odds;
     const int since = explore_since(belief_, view);
     const auto value = hunt_values(belief_, since, v, us, hunt.lone, hunt.held);
     double top = 0;
@@ -585,7 +588,8 @@ std::map<std::uint32_t, double> BlindSearch::hunt_novelty(
         for (int sq = 0; sq < kCells; ++sq)
             if (value[std::size_t(sq)] >= 0.05)
                 line += fmt::format(" {}:{:.2f}", geo::cell_name(Cell(sq)), value[std::size_t(sq)]);
-        spdlog::debug("blind hunt: lone {:.2f} since ply {}, cells{}", hunt.lone, since, line);
+        spdlog::debug("blind hunt: lone {:.2f} odds {:.2f} since ply {}, cells{}", hunt.lone, odds,
+                      since, line);
     }
     return novel;
 }
@@ -669,15 +673,19 @@ void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
     const double reset = reset_urgency(v);
     const auto ranked = candidates(table.votes, shares, open, novel, reset > 0);
     search_candidates(t, table, ranked);
-    // Step 3: the values.
+    // Step 3: the values; the boards' hearts weigh as much as they have proved right.
     const std::size_t k = table.boards.size();
+    Params params = t.params;
+    const double odds = belief_.heart_odds();
+    params.win_cp = int(std::lround(params.win_cp * odds));
+    params.threat_cp = int(std::lround(params.threat_cp * odds));
     Move best;
     double best_value = -1e9;
     int reported = 0;
     for (auto& [n, m] : ranked) {
         const auto value = proposal_value(Move::from_raw(m), table.scores[m],
                                           shares.count(m) ? shares.at(m) : Share{}, open[m],
-                                          novel.count(m) ? novel.at(m) : 0.0, reset, k, t.params);
+                                          novel.count(m) ? novel.at(m) : 0.0, reset, k, params);
         if (value && *value > best_value) {
             best_value = *value;
             best = Move::from_raw(m);

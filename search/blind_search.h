@@ -50,7 +50,8 @@ class BlindSearch {
         int exposure_cp = 6000;
         /// Centi-pawns for a proposal that takes a heart on every board, leaves ours open to
         /// an opposing move on every board, threatens a heart on every board (scaled by the
-        /// share of the belief's boards where it does).
+        /// share of the belief's boards where it does; wins and threats also by
+        /// Belief::heart_odds(), as is the hunt's trust in the boards).
         int win_cp = 3000, danger_cp = 3000, threat_cp = 1000;
         /// The hunt for a lone heart (it never moves, SPEC 4, and the boards may all miss its
         /// cell): centi-pawns for a move to a cell none of our men has stood on since
