@@ -101,19 +101,30 @@ int refuse_illegal(blind::View& v, const Position& whole, int limit) {
     return n;
 }
 
+/// Calls fn(g, me, belief, params) for random blind games of two and three players, seeds
+/// 1..seeds (the game's seed times `mult`, at most `plies` plies), `me` = seed mod players,
+/// with a fresh belief of `boards` boards and 3 setups per opponent.
+template <class Fn>
+void over_random_games(int seeds, std::uint64_t mult, int plies, int boards, Fn fn) {
+    for (int players : {2, 3}) {
+        for (std::uint64_t seed = 1; seed <= std::uint64_t(seeds); ++seed) {
+            CAPTURE(players);
+            CAPTURE(seed);
+            testing::BlindGame g(players, blind_rules(), seed * mult, plies);
+            Belief belief(seed);
+            fn(g, Colour(seed % players), belief, small_params(boards, 3));
+        }
+    }
+}
+
 }  // namespace
 
 TEST_CASE("belief: every board agrees with every observation over random blind games") {
     std::uint64_t dropped = 0;
     int checked = 0, approximate = 0, unexplained = 0, refusals = 0;
-    for (int players : {2, 3}) {
-        for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-            CAPTURE(players);
-            CAPTURE(seed);
-            testing::BlindGame g(players, blind_rules(), seed * 31, 120);
-            const Colour me = Colour(seed % players);
-            Belief belief(seed);
-            const Belief::Params params = small_params(48, 3);
+    over_random_games(
+        4, 31, 120, 48,
+        [&](testing::BlindGame& g, Colour me, Belief& belief, const Belief::Params& params) {
             while (g.step()) {
                 if (g.pos.to_move() != me || g.pos.game_over()) continue;
                 blind::View v = view_of(g, me);
@@ -135,8 +146,7 @@ TEST_CASE("belief: every board agrees with every observation over random blind g
             dropped += belief.stats().dropped;
             approximate += belief.stats().approximate;
             unexplained += belief.stats().unexplained;
-        }
-    }
+        });
     CHECK(checked > 40);
     CHECK(dropped > 0);       // observations do rule boards out
     CHECK(approximate <= 2);  // random games rarely need boards built from the view alone
@@ -229,18 +239,13 @@ TEST_CASE("belief: the heart odds weigh what the boards expected our moves to ta
     // summed; the hearts those moves took in the whole position. (1 + taken) / (1 + summed),
     // at most 1, while the belief has not started over.
     int checked = 0, lowered = 0;
-    for (int players : {2, 3}) {
-        for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-            CAPTURE(players);
-            CAPTURE(seed);
-            testing::BlindGame g(players, blind_rules(), seed * 4099, 200);
-            const Colour me = Colour(seed % players);
-            Belief belief(seed);
-            const Belief::Params params = small_params(32, 3);
+    over_random_games(
+        6, 4099, 200, 32,
+        [&](testing::BlindGame& g, Colour me, Belief& belief, const Belief::Params& params) {
             std::array<double, kCells> share{};
             double expected = 0;
             int taken = 0;
-            std::mt19937_64 rng(seed);
+            std::mt19937_64 rng(g.rng());
             g.chooser = [&](const Position& p, const MoveList& legal) {
                 if (p.to_move() != me || p.phase() != Phase::Play) return Move();
                 const Move m = legal.moves[rng() % legal.size];
@@ -258,12 +263,11 @@ TEST_CASE("belief: the heart odds weigh what the boards expected our moves to ta
                     lowered += belief.heart_odds() < 0.999;
                     share.fill(0);
                     for (std::size_t i = 0; i < belief.size(); ++i)
-                        for (int c = 0; c < players; ++c)
+                        for (int c = 0; c < g.pos.players(); ++c)
                             if (c != me && belief.board(i).heart(Colour(c)) != NO_CELL)
                                 share[belief.board(i).heart(Colour(c))] += 1.0 / belief.size();
                 });
-        }
-    }
+        });
     MESSAGE("turns checked " << checked << ", odds below 1 at " << lowered);
     CHECK(checked > 200);
     CHECK(lowered > 20);
