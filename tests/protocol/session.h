@@ -17,13 +17,17 @@ namespace klinzha::testutil {
 
 class Session {
   public:
-    Session()
-        : uci_([this](std::string_view s) {
-              std::lock_guard lock(m_);
-              std::string l(s);
-              if (!l.empty() && l.back() == '\n') l.pop_back();
-              lines_.push_back(l);
+    /// write_delay: how long each write returns after its line can be read (a slow pipe).
+    explicit Session(std::chrono::milliseconds write_delay = std::chrono::milliseconds(0))
+        : uci_([this, write_delay](std::string_view s) {
+              {
+                  std::lock_guard lock(m_);
+                  std::string l(s);
+                  if (!l.empty() && l.back() == '\n') l.pop_back();
+                  lines_.push_back(l);
+              }
               cv_.notify_all();
+              if (write_delay.count() > 0) std::this_thread::sleep_for(write_delay);
           }) {}
 
     /// Sends one line; returns handle_command's result.

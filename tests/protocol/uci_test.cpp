@@ -452,32 +452,15 @@ TEST_CASE("go perft and bench: a go sent the moment the last line is read is acc
     // The last line of a task (Nodes searched, Nodes/second) comes after the session stops
     // being busy, as bestmove does after a search: a client may answer it with `go` at once.
     // The writer here is a slow pipe: the reader sees each line 2 ms before write returns.
-    std::mutex m;
-    std::condition_variable cv;
-    std::vector<std::string> lines;
-    uci::UciSession u([&](std::string_view l) {
-        {
-            std::lock_guard lock(m);
-            lines.emplace_back(l);
-        }
-        cv.notify_all();
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    });
+    Session s(std::chrono::milliseconds(2));
+    // Sends cmd; true when it is not refused (a refusal is answered at once) and its output
+    // ends with a line starting with `last`.
     auto answer = [&](const std::string& cmd, const std::string& last) {
-        {
-            std::lock_guard lock(m);
-            lines.clear();
-        }
-        u.handle_command(cmd);
-        std::unique_lock lock(m);
-        const bool done = cv.wait_for(lock, std::chrono::seconds(20), [&] {
-            for (const auto& l : lines)
-                if (l.rfind(last, 0) == 0 || l.rfind("info string error", 0) == 0) return true;
-            return false;
-        });
-        return done && lines.back().rfind(last, 0) == 0;
+        s.clear();
+        s.send(cmd);
+        return s.with_prefix("info string error").empty() && !s.wait_for(last).empty();
     };
-    u.handle_command("position startpos");
+    s.send("position startpos");
     int accepted = 0;
     for (int i = 0; i < 40; ++i) {
         const bool bench = i % 20 == 19;
@@ -487,7 +470,7 @@ TEST_CASE("go perft and bench: a go sent the moment the last line is read is acc
         accepted += int(answer("go perft 1", "Nodes searched"));
     }
     CHECK(accepted == 40);
-    u.wait_task();
+    s.uci().wait_task();
 }
 
 TEST_CASE("issue 11: Debug Log File never creates folders, Threads is capped with a note") {
