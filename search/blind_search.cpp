@@ -213,9 +213,10 @@ struct Share {
     int capture = 0;  ///< boards where it takes a man (not a heart): the move count starts again
 };
 
-/// One proposal on one board of step 3: legal there, searched, its weighed score.
+/// One proposal on one board of step 3: legal there, scored, its weighed score; `bounded`:
+/// the score is the board's MultiPV bound (BlindSearch::bound_unscored), not its own search.
 struct BoardScore {
-    bool legal = false, scored = false;
+    bool legal = false, scored = false, bounded = false;
     int score = 0;
 };
 
@@ -381,10 +382,11 @@ std::vector<std::pair<int, std::uint32_t>> candidates(const std::map<std::uint32
 std::optional<double> proposal_value(Move m, const std::vector<BoardScore>& row, const Share& sh,
                                      double open, double explore, double reset, std::size_t k,
                                      const BlindSearch::Params& params) {
-    int legal_n = 0, scored_n = 0, worst = 1 << 20;
+    int legal_n = 0, scored_n = 0, bounded_n = 0, worst = 1 << 20;
     double sum = 0;
     for (const auto& c : row) {
         legal_n += c.legal;
+        bounded_n += c.bounded;
         if (c.scored) {
             ++scored_n;
             sum += c.score;
@@ -400,10 +402,10 @@ std::optional<double> proposal_value(Move m, const std::vector<BoardScore>& row,
                          params.explore_cp * explore + params.reset_cp * reset * sh.capture / n_all;
     // `klinzha --log-level debug`: each proposal's terms on standard error.
     spdlog::debug(
-        "blind proposal {} mean {:.0f} worst {} legal {}/{} win {} threat {} danger {} "
-        "n {} open {:.2f} explore {:.2f} captures {} reset {:.2f} value {:.0f}",
-        move_to_string(m), mean, worst, legal_n, int(k), sh.win, sh.threat, sh.danger, sh.n, open,
-        explore, sh.capture, reset, value);
+        "blind proposal {} mean {:.0f} worst {} legal {}/{} bounded {} win {} threat {} "
+        "danger {} n {} open {:.2f} explore {:.2f} captures {} reset {:.2f} value {:.0f}",
+        move_to_string(m), mean, worst, legal_n, int(k), bounded_n, sh.win, sh.threat, sh.danger,
+        sh.n, open, explore, sh.capture, reset, value);
     return value;
 }
 
@@ -553,6 +555,9 @@ struct BlindSearch::BoardTable {
     std::vector<const Position*> boards;
     std::map<std::uint32_t, std::vector<BoardScore>> scores;
     std::map<std::uint32_t, int> votes;
+    /// Per board: the least score of its MultiPV lines when the search reported all of them
+    /// (at least as high as every proposal it did not report, which ranked below them).
+    std::vector<std::optional<int>> bound;
     int depth_sum = 0, depth_n = 0;
 };
 
@@ -611,13 +616,16 @@ BlindSearch::BoardTable BlindSearch::search_boards(Turn& t, const blind::View& v
             }
     }
     const SearchLimits& limits = t.limits;
+    table.bound.assign(k, std::nullopt);
     for (std::size_t b = 0; b < k && !stop_.load(); ++b) {
         if (legal_on[b].empty()) continue;
         const std::int64_t ms =
             t.timed ? std::max<std::int64_t>(1, t.left_ms() * 6 / 10 / std::int64_t(k - b)) : -1;
         if (t.timed && t.left_ms() <= 0) break;
-        const auto lines = t.search(*table.boards[b], legal_on[b], ms, board_depth(limits),
-                                    limits.nodes, std::min<int>(3, int(legal_on[b].size())));
+        const int multipv = std::min<int>(3, int(legal_on[b].size()));
+        const auto lines =
+            t.search(*table.boards[b], legal_on[b], ms, board_depth(limits), limits.nodes, multipv);
+        int reported = 0, least = 1 << 20;
         for (auto& [pv_index, info] : lines) {
             if (info.pv.empty()) continue;
             auto& cell = table.scores[info.pv[0].raw()][b];
@@ -626,7 +634,10 @@ BlindSearch::BoardTable BlindSearch::search_boards(Turn& t, const blind::View& v
             table.votes[info.pv[0].raw()] += 4 - pv_index;
             table.depth_sum += info.depth;
             ++table.depth_n;
+            ++reported;
+            least = std::min(least, cell.score);
         }
+        if (reported == multipv) table.bound[b] = least;
     }
     return table;
 }
@@ -652,6 +663,15 @@ void BlindSearch::search_candidates(Turn& t, BoardTable& table,
     }
 }
 
+void BlindSearch::bound_unscored(BoardTable& table) {
+    for (auto& [m, row] : table.scores)
+        for (std::size_t b = 0; b < row.size(); ++b)
+            if (row[b].legal && !row[b].scored && table.bound[b]) {
+                row[b].scored = row[b].bounded = true;
+                row[b].score = *table.bound[b];
+            }
+}
+
 void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
                                    const std::vector<Move>& proposals, std::string note) {
     const Colour us = view.viewer();
@@ -673,6 +693,7 @@ void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
     const double reset = reset_urgency(v);
     const auto ranked = candidates(table.votes, shares, open, novel, reset > 0);
     search_candidates(t, table, ranked);
+    bound_unscored(table);
     // Step 3: the values; the boards' hearts weigh as much as they have proved right.
     const std::size_t k = table.boards.size();
     Params params = t.params;

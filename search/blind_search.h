@@ -179,6 +179,12 @@ class BlindSearch {
     /// not scored, the time left shared over those searches.
     void search_candidates(Turn& t, BoardTable& table,
                            const std::vector<std::pair<int, std::uint32_t>>& ranked);
+    /// Step 3's scores where step 2 left a legal proposal unscored on a board: the board's
+    /// MultiPV bound (BoardTable::bound), when its search reported every line. Without it a
+    /// proposal's mean and worst would count only the boards where it ranked among the best
+    /// three: a move that loses the heart on a quarter of the boards (24% of the belief's
+    /// boards leave it open) was valued as winning on all twelve.
+    static void bound_unscored(BoardTable& table);
     /// Waits out ponder/infinite, then reports: the note, one info line, bestmove.
     void finish(const Turn& t, Move best, int score, int depth, const std::string& note);
 
