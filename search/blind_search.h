@@ -182,8 +182,8 @@ class BlindSearch {
     /// Step 3's scores where step 2 left a legal proposal unscored on a board: the board's
     /// MultiPV bound (BoardTable::bound), when its search reported every line. Without it a
     /// proposal's mean and worst would count only the boards where it ranked among the best
-    /// three: a move that loses the heart on a quarter of the boards (24% of the belief's
-    /// boards leave it open) was valued as winning on all twelve.
+    /// three: a move that left our heart open on 24% of the belief's boards scored a mate in
+    /// 5, mean and worst, over the boards where it was scored (a logged loss, issue 28).
     static void bound_unscored(BoardTable& table);
     /// Waits out ponder/infinite, then reports: the note, one info line, bestmove.
     void finish(const Turn& t, Move best, int score, int depth, const std::string& note);
