@@ -664,12 +664,15 @@ void BlindSearch::search_candidates(Turn& t, BoardTable& table,
 }
 
 void BlindSearch::bound_unscored(BoardTable& table) {
-    for (auto& [m, row] : table.scores)
+    for (auto& [m, row] : table.scores) {
+        if (std::none_of(row.begin(), row.end(), [](const BoardScore& c) { return c.scored; }))
+            continue;  // never searched: not a candidate (step 3 leaves it out)
         for (std::size_t b = 0; b < row.size(); ++b)
             if (row[b].legal && !row[b].scored && table.bound[b]) {
                 row[b].scored = row[b].bounded = true;
                 row[b].score = *table.bound[b];
             }
+    }
 }
 
 void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,

@@ -10,14 +10,16 @@
 //  3. Heart placement and play: `BlindSamples` distinct boards drawn from the belief. Step 1:
 //     each board searched among the proposals legal on it (MultiPV 3). Step 2: the six
 //     proposals those searches liked best are each searched on every board where they were
-//     not scored (a search of that move alone); a proposal that is not legal on a board would
-//     be refused there. Step 3: each proposal's value is 0.75 x its mean score over the boards
-//     where it is legal + 0.25 x its worst there, less 80 cp x the share of boards where it
-//     would be refused (a refusal costs clock time and tells the opponents nothing, but tells
-//     us little either), with the belief's shares (takes a heart, threatens one, leaves ours
-//     open), the exposure of our heart and the hunt's exploration weighed by Params. Scores
-//     are the mover's, centi-pawns clamped to +-1000; a heart capture counts 1200 less its distance
-//     in plies. The proposal of highest value is played.
+//     not scored (a search of that move alone), while time lasts; where it runs out, a
+//     proposal unscored on a board counts the least score of that board's three lines (an
+//     upper bound); a proposal that is not legal on a board would be refused there. Step 3:
+//     each proposal's value is 0.75 x its mean score over the boards where it is legal + 0.25
+//     x its worst there, less 80 cp x the share of boards where it would be refused (a
+//     refusal costs clock time and tells the opponents nothing, but tells us little either),
+//     with the belief's shares (takes a heart, threatens one, leaves ours open), the exposure
+//     of our heart and the hunt's exploration weighed by Params. Scores are the mover's,
+//     centi-pawns clamped to +-1000; a heart capture counts 1200 less its distance in plies.
+//     The proposal of highest value is played.
 //  With `BlindSamples` 0, or when the belief holds no board, the view alone is searched as if
 //  the board held nothing else (the other players pass): the baseline of docs/search.md.
 // Limits: a clock or movetime is shared out over the boards (60% to step 1, 40% to step 2);
@@ -180,7 +182,10 @@ class BlindSearch {
     void search_candidates(Turn& t, BoardTable& table,
                            const std::vector<std::pair<int, std::uint32_t>>& ranked);
     /// Step 3's scores where step 2 left a legal proposal unscored on a board: the board's
-    /// MultiPV bound (BoardTable::bound), when its search reported every line. Without it a
+    /// MultiPV bound (BoardTable::bound), when its search reported every line; only for the
+    /// proposals searched on some board (one never searched stays out of step 3, as before:
+    /// valued by bounds alone, the candidates that threaten or explore most were chosen
+    /// unsearched, -73 Elo head to head, docs/search.md). Without it a
     /// proposal's mean and worst would count only the boards where it ranked among the best
     /// three: a move that left our heart open on 24% of the belief's boards scored a mate in
     /// 5, mean and worst, over the boards where it was scored (a logged loss, issue 28).
