@@ -625,6 +625,15 @@ TEST_CASE(
     TranspositionTable tt;
     tt.resize(16);
     Searcher searcher(tt);
+    // The last report of each line of a search of p with a cleared table, by multipv.
+    const auto lines_of = [&](const Position& p, const SearchLimits& lim,
+                              const SearchSettings& settings) {
+        std::map<int, SearchInfo> lines;
+        tt.clear();
+        searcher.search_sync(p, lim, settings,
+                             {[&](const SearchInfo& i) { lines[i.multipv] = i; }, {}, {}, {}});
+        return lines;
+    };
     int checked = 0, below_best = 0, over = 0;
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
         testing::BlindGame g(2, blind_rules(), seed * 6007, 60);
@@ -637,14 +646,11 @@ TEST_CASE(
             lim.depth = 3;
             SearchSettings settings;
             settings.multipv = 3;
-            std::map<int, SearchInfo> lines;
-            tt.clear();
-            searcher.search_sync(g.pos, lim, settings,
-                                 {[&](const SearchInfo& i) { lines[i.multipv] = i; }, {}, {}, {}});
+            const auto lines = lines_of(g.pos, lim, settings);
             REQUIRE(lines.size() == 3);
             int least = eval::kInfinite, best = -eval::kInfinite;
             std::vector<Move> reported;
-            for (auto& [k, info] : lines) {
+            for (const auto& [k, info] : lines) {
                 REQUIRE_FALSE(info.pv.empty());
                 reported.push_back(info.pv[0]);
                 least = std::min(least, info.score);
@@ -654,11 +660,9 @@ TEST_CASE(
                 if (std::find(reported.begin(), reported.end(), m) != reported.end()) continue;
                 SearchLimits alone = lim;
                 alone.searchmoves = {m};
-                SearchSettings one;
-                int score = 0;
-                tt.clear();
-                searcher.search_sync(g.pos, alone, one,
-                                     {[&](const SearchInfo& i) { score = i.score; }, {}, {}, {}});
+                const auto one = lines_of(g.pos, alone, SearchSettings{});
+                REQUIRE(one.count(1));
+                const int score = one.at(1).score;
                 CAPTURE(g.pos.fen());
                 CAPTURE(move_to_string(m));
                 over += score > least;
