@@ -1,6 +1,8 @@
 // search/blind_search.cpp: see blind_search.h. Source: SPEC 25.
 #include "blind_search.h"
 
+#include "blind_tour.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -142,33 +144,6 @@ std::array<double, kCells> BlindSearch::hunt_values(const Belief& belief, int si
                                                  boards);
     }
     return value;
-}
-
-double BlindSearch::hunt_value(const std::array<double, kCells>& value, const Position& v,
-                               Colour us, Move m) {
-    if (m.kind() != Move::Normal) return 0.0;
-    const PieceType t = man_type(v.man_on(m.from()));
-    const geo::PathClass pc = path_class(t, v.rules());
-    // The man's next moves from m's destination, breadth first, our other men blocking as in
-    // the view (our own walls' zones bar only the opponents, SPEC 5).
-    const Bitboard own = v.pieces(us) & ~bit(m.from());
-    double best = value[m.to()];
-    Bitboard seen = bit(m.to()), frontier = bit(m.to());
-    double weight = 1.0;
-    for (int d = 1; d <= kReach && frontier; ++d) {
-        weight *= kApproach;
-        Bitboard next = 0;
-        for (Bitboard f = frontier; f;) {
-            const Cell from = pop_lsb(f);
-            for (const geo::PathEntry& e : geo::paths(pc, from))
-                if ((t == KNIGHT || !(e.mid & own)) && !test(own, e.dest)) next |= bit(e.dest);
-        }
-        next &= ~seen;
-        seen |= next;
-        frontier = next;
-        for (Bitboard f = next; f;) best = std::max(best, weight * value[pop_lsb(f)]);
-    }
-    return best;
 }
 
 double BlindSearch::reset_urgency(const Position& v) {
@@ -333,7 +308,7 @@ std::vector<const Position*> distinct_boards(const Belief& belief, const blind::
 /// Step 2's candidates: the six proposals the boards' searches voted for most, then the one
 /// that takes a heart on the most boards, the one that threatens one most, the one that
 /// leaves ours open least, the one whose view is least exposed, and among the proposals in
-/// `novel` (BlindSearch::exploration, weighed) the one that explores most (then
+/// `novel` (BlindSearch::hunt_novelty) the one that explores most (then
 /// takes a heart on the most boards, then has the most votes); with `reset` (the move-count
 /// draw near: BlindSearch::reset_urgency) also the one that takes a man on the most boards.
 /// (votes, proposal) pairs.
@@ -563,10 +538,11 @@ struct BlindSearch::BoardTable {
 
 std::map<std::uint32_t, double> BlindSearch::hunt_novelty(
     const blind::View& view, const std::vector<Move>& proposals) const {
-    // The proposals to cells not visited lately, weighed by how often the boards hold a lone
-    // opposing heart; a cell by half the home prior and half the share of those boards that
-    // hold one there (up to kHeldFull): the boards' hearts crowd on a few cells, and may all
-    // miss the true one, which stands mostly near where it was placed.
+    // The cells not visited lately, weighed by how often the boards hold a lone opposing
+    // heart; a cell by half the home prior and half the share of those boards that hold one
+    // there (up to kHeldFull): the boards' hearts crowd on a few cells, and may all miss the
+    // true one, which stands mostly near where it was placed. A proposal: the moves it saves
+    // the sweep over them.
     const Position& v = view.position();
     const Colour us = view.viewer();
     std::map<std::uint32_t, double> novel;
@@ -577,24 +553,17 @@ std::map<std::uint32_t, double> BlindSearch::hunt_novelty(
     for (double& h : hunt.held) h *= odds;
     const int since = explore_since(belief_, view);
     const auto value = hunt_values(belief_, since, v, us, hunt.lone, hunt.held);
-    double top = 0;
+    HuntTour tour(value, v, us);
     for (Move m : proposals)
-        if (const double e = hunt_value(value, v, us, m); e > 0) {
-            novel[m.raw()] = e;
-            top = std::max(top, e);
-        }
-    // Far from every cell left to explore, the values fade with each move (kApproach^d) under
-    // the boards' scores: the best proposal is raised to kPull x the lone share, the others
-    // in proportion, so the men make their way toward what is left.
-    if (top > 0 && top < kPull * hunt.lone)
-        for (auto& [m, e] : novel) e *= kPull * hunt.lone / top;
+        if (const double e = tour.gain(m); e > 0) novel[m.raw()] = hunt.lone * e;
     if (spdlog::should_log(spdlog::level::debug)) {
         std::string line;
         for (int sq = 0; sq < kCells; ++sq)
             if (value[std::size_t(sq)] >= 0.05)
                 line += fmt::format(" {}:{:.2f}", geo::cell_name(Cell(sq)), value[std::size_t(sq)]);
-        spdlog::debug("blind hunt: lone {:.2f} odds {:.2f} since ply {}, cells{}", hunt.lone, odds,
-                      since, line);
+        spdlog::debug(
+            "blind hunt: lone {:.2f} odds {:.2f} since ply {}, tour {:.1f} moves, cells{}",
+            hunt.lone, odds, since, tour.expected_time(), line);
     }
     return novel;
 }

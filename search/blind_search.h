@@ -56,11 +56,11 @@ class BlindSearch {
         /// Belief::heart_odds(), as is the hunt's trust in the boards).
         int win_cp = 3000, danger_cp = 3000, threat_cp = 1000;
         /// The hunt for a lone heart (it never moves, SPEC 4, and the boards may all miss its
-        /// cell): centi-pawns for a move to a cell none of our men has stood on since
-        /// explore_since() (kExploreWindow plies, or longer once an opponent has no carrier),
-        /// times exploration() and the share of the belief's boards where an opposing heart
-        /// stands alone, half of that when no board holds one on the cell. Such a cell is one
-        /// the hunt has not ruled out.
+        /// cell): centi-pawns for a move that saves one move of the sweep over the hunt's
+        /// cells (HuntTour::gain, search/blind_tour.h; the cells' values hunt_values(): those
+        /// none of our men has stood on since explore_since(), kExploreWindow plies or longer
+        /// once an opponent has no carrier, and those the boards hold a lone heart on), times
+        /// the share of the belief's boards where an opposing heart stands alone.
         int explore_cp = 1000;
         /// The move-count draw (SPEC 7) near, a won game would end drawn while the hunt goes
         /// on: centi-pawns for a proposal that takes a man on every board (the count starts
@@ -109,20 +109,6 @@ class BlindSearch {
                                                   const std::array<double, kCells>& held);
     /// hunt_values: the share of the lone-heart boards on one cell that weighs fully.
     static constexpr double kHeldFull = 0.1;
-    /// The hunt's value of proposal m in the view v (Params::explore_cp): the most, over the
-    /// cells the moved man could reach from its destination in d = 0..kReach moves (our other
-    /// men blocking its paths and cells, as in the view), of kApproach^d x the cell's value: a
-    /// man with nothing to explore near walks toward what is left. 0 for a placement or heart
-    /// placement.
-    static double hunt_value(const std::array<double, kCells>& value, const Position& v, Colour us,
-                             Move m);
-    /// A cell the man reaches one move later counts this share of its value.
-    static constexpr double kApproach = 0.5;
-    /// hunt_novelty: the least value the best exploring proposal gets, as a share of the
-    /// boards with a lone opposing heart (the others raised in proportion).
-    static constexpr double kPull = 0.5;
-    /// hunt_value: the most moves ahead it looks.
-    static constexpr int kReach = 8;
 
     explicit BlindSearch(Searcher& searcher) : searcher_(searcher) {}
     ~BlindSearch();
@@ -169,9 +155,10 @@ class BlindSearch {
     void choose_on_boards(Turn& t, const blind::View& view, const std::vector<Move>& proposals,
                           std::string note);
     struct BoardTable;
-    /// The hunt's value of each proposal that explores (BlindSearch::hunt_value > 0; none
-    /// while no board holds a lone opposing heart or in the place phase), by raw move; all
-    /// raised in proportion when the best is under kPull x the lone-heart share.
+    /// The hunt's value of each proposal that explores, by raw move: the share of the
+    /// belief's boards with a lone opposing heart x the moves it saves the sweep over the
+    /// hunt's cells (HuntTour::gain, search/blind_tour.h), where > 0; none while no board
+    /// holds a lone opposing heart or in the place phase.
     std::map<std::uint32_t, double> hunt_novelty(const blind::View& view,
                                                  const std::vector<Move>& proposals) const;
     /// Step 3's first part: the distinct boards (BlindSamples), each searched (MultiPV 3)

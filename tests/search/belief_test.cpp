@@ -476,68 +476,6 @@ TEST_CASE("blind search: the hunt's home prior weighs the cells where lone heart
     CHECK(at_heart / turns > 2 * over_board / turns);
 }
 
-/// The fewest moves a man of path class pc needs from `from` to `to` on an empty board
-/// (geo::path_destinations, breadth first); kCells when it never gets there.
-int empty_board_moves(geo::PathClass pc, Cell from, Cell to) {
-    Bitboard seen = bit(from), frontier = bit(from);
-    for (int d = 0; frontier; ++d) {
-        if (test(frontier, to)) return d;
-        Bitboard next = 0;
-        for (Bitboard f = frontier; f;) next |= geo::path_destinations(pc, pop_lsb(f));
-        frontier = next & ~seen;
-        seen |= frontier;
-    }
-    return kCells;
-}
-
-TEST_CASE("blind search: a man with nothing to explore near walks toward it") {
-    // BlindSearch::hunt_value with one cell left to explore (value 1, every other 0), over the
-    // proposals of random blind games: a move to that cell is worth 1; another is worth
-    // kApproach^d for a d in 1..kReach no less than the moves the man needs from its
-    // destination on an empty board (our men may be in the way), and exactly kApproach for a
-    // knight (it jumps: nothing blocks it) that needs one to a cell none of ours stands on.
-    std::array<int, BlindSearch::kReach + 1> by_moves{};
-    int none = 0;
-    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-        testing::BlindGame g(2, blind_rules(), seed * 7919, 120);
-        while (g.step()) {
-            if (g.pos.phase() != Phase::Play || g.pos.game_over()) continue;
-            const Colour me = g.pos.to_move();
-            const blind::View v = view_of(g, me);
-            const Position& p = v.position();
-            for (Cell target : {Cell(0), Cell(40), Cell(80), g.pos.heart(Colour(1 - me))}) {
-                if (target == NO_CELL) continue;
-                std::array<double, kCells> value{};
-                value[target] = 1.0;
-                for (Move m : v.proposals()) {
-                    if (m.kind() != Move::Normal) continue;
-                    const double h = BlindSearch::hunt_value(value, p, me, m);
-                    const PieceType t = man_type(p.man_on(m.from()));
-                    const int need = empty_board_moves(path_class(t, p.rules()), m.to(), target);
-                    CAPTURE(move_to_string(m));
-                    CAPTURE(need);
-                    if (h == 0) {
-                        CHECK(need > 0);
-                        CHECK(!(t == KNIGHT && need == 1 && !test(p.pieces(me), target)));
-                        ++none;
-                        continue;
-                    }
-                    int d = 0;
-                    while (d < BlindSearch::kReach && h < std::pow(BlindSearch::kApproach, d)) ++d;
-                    CHECK(h == std::pow(BlindSearch::kApproach, d));
-                    CHECK(d >= need);
-                    if (need == 1 && (t == KNIGHT) && !test(p.pieces(me), target)) CHECK(d == 1);
-                    ++by_moves[std::size_t(d)];
-                }
-            }
-        }
-    }
-    MESSAGE("moves to the cell " << by_moves[0] << ", one move from it " << by_moves[1] << ", two "
-                                 << by_moves[2] << ", three " << by_moves[3] << ", none " << none);
-    for (int d = 0; d <= 3; ++d) CHECK(by_moves[std::size_t(d)] > 0);
-    CHECK(none > 0);
-}
-
 TEST_CASE("blind search: the move-count draw's urgency follows the plies without a capture") {
     // Over random blind games of two and three players: the view counts the plies since the
     // last capture as the whole position does in two players (the arbiter tells every capture

@@ -1,0 +1,109 @@
+// search/blind_tour.cpp: the hunt's sweep (search/blind_tour.h; SPEC 25, issue 28).
+#include "blind_tour.h"
+
+#include <algorithm>
+
+#include "engine/geometry.h"
+#include "engine/movegen.h"
+
+namespace klinzha {
+
+HuntTour::HuntTour(const std::array<double, kCells>& value, const Position& v, Colour us)
+    : v_(v), us_(us) {
+    double sum = 0;
+    for (int sq = 0; sq < kCells; ++sq)
+        if (value[std::size_t(sq)] > 0) sum += value[std::size_t(sq)];
+    if (sum > 0)
+        for (int sq = 0; sq < kCells; ++sq)
+            if (value[std::size_t(sq)] > 0) {
+                share_[std::size_t(sq)] = value[std::size_t(sq)] / sum;
+                cells_ |= bit(Cell(sq));
+            }
+    for (Bitboard b = v.pieces(us); b;) {
+        const Cell c = pop_lsb(b);
+        men_.push_back({man_type(v.man_on(c)), c});
+    }
+    if (const int limit = v.move_count_limit(); limit > 0)
+        horizon_ = std::clamp((limit - v.halfmove()) / std::max(1, v.players_in()), 1, kHorizon);
+}
+
+const std::array<std::uint8_t, kCells>& HuntTour::distances(PieceType t, Cell from) {
+    auto [it, fresh] = dist_.try_emplace({int(t), int(from)});
+    auto& d = it->second;
+    if (!fresh) return d;
+    d.fill(std::uint8_t(kFar + 1));
+    const geo::PathClass pc = path_class(t, v_.rules());
+    const Bitboard own = v_.pieces(us_) & ~bit(from);
+    Bitboard barred = own | v_.clouds() | v_.ablated();
+    if (const Cell heart = v_.heart(us_); heart != NO_CELL) {
+        // Only a carrier ends a move on its own heart (SPEC 4); a wall may not end a move
+        // with a heart in its zone (SPEC 5): not beside our own heart.
+        if (!v_.is_carrier_type(t)) barred |= bit(heart);
+        if (t == WALL) barred |= geo::path_destinations(geo::PathClass::Step1, heart);
+    }
+    d[from] = 0;
+    Bitboard seen = bit(from), frontier = bit(from);
+    for (int step = 1; step <= kFar && frontier; ++step) {
+        Bitboard next = 0;
+        for (Bitboard f = frontier; f;) {
+            const Cell c = pop_lsb(f);
+            for (const geo::PathEntry& e : geo::paths(pc, c))
+                if ((t == KNIGHT || !(e.mid & own)) && !test(barred, e.dest)) next |= bit(e.dest);
+        }
+        next &= ~seen;
+        seen |= next;
+        frontier = next;
+        for (Bitboard f = next; f;) d[pop_lsb(f)] = std::uint8_t(step);
+    }
+    return d;
+}
+
+double HuntTour::tour(std::vector<Man> men, Bitboard left, int t0) {
+    double expected = 0, reached = 0;
+    int t = t0;
+    while (left && t < horizon_) {
+        // The man and cell with the most share per move needed (ties: the nearer).
+        double best_rate = 0;
+        int best_man = -1, best_d = 0;
+        Cell best_cell = NO_CELL;
+        for (std::size_t i = 0; i < men.size(); ++i) {
+            const auto& d = distances(men[i].type, men[i].cell);
+            for (Bitboard b = left; b;) {
+                const Cell c = pop_lsb(b);
+                const int moves = d[c];
+                if (moves > kFar || moves == 0) continue;
+                const double rate = share_[c] / moves;
+                if (rate > best_rate || (rate == best_rate && moves < best_d)) {
+                    best_rate = rate, best_man = int(i), best_d = moves, best_cell = c;
+                }
+            }
+        }
+        if (best_man < 0 || t + best_d > horizon_) break;
+        t += best_d;
+        expected += share_[best_cell] * t;
+        reached += share_[best_cell];
+        men[std::size_t(best_man)].cell = best_cell;
+        left &= ~bit(best_cell);
+    }
+    double rest = 0;
+    for (Bitboard b = left; b;) rest += share_[pop_lsb(b)];
+    return expected + rest * (horizon_ + 1);
+}
+
+double HuntTour::expected_time(int t0) {
+    return tour(men_, cells_, t0);
+}
+
+double HuntTour::gain(Move m) {
+    if (!cells_ || m.kind() != Move::Normal || !test(v_.pieces(us_), m.from())) return 0.0;
+    std::vector<Man> men = men_;
+    for (Man& man : men)
+        if (man.cell == m.from()) man.cell = m.to();
+    if (pass_ < 0) pass_ = tour(men_, cells_, 1);
+    const double pass = pass_;
+    const double found = test(cells_, m.to()) ? share_[m.to()] : 0.0;
+    const double after = found + tour(men, cells_ & ~bit(m.to()), 1);
+    return std::clamp(pass - after, 0.0, 1.0);
+}
+
+}  // namespace klinzha

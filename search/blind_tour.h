@@ -1,0 +1,75 @@
+// search/blind_tour.h: the hunt's sweep in a blind game (SPEC 25; issue 28): how much a
+// proposal speeds up a planned tour of our men over the cells where an opposing lone heart
+// may stand.
+//
+// A heart standing alone never moves (SPEC 4), so once the hunt's cells are known (each with
+// its value, BlindSearch::hunt_values), finding the heart is a search for a fixed target:
+// our men must end moves on the cells, one man a move, before the move-count draw (SPEC 7).
+// The tour is greedy: again and again, the man and cell with the most value per move needed
+// (the cell's share of the values over the moves the man needs to reach it, by its paths,
+// our other men blocking as in the view), until the cells or the moves left run out. Its
+// expected time is the sum over the cells of their shares times the move at which the tour
+// reaches them (a cell not reached before the draw: the moves left + 1). A proposal's gain
+// is the expected time of the tour after a move that does nothing for the hunt (a pass)
+// less that after the proposal (its cell reached at move 1 if it is one of the hunt's):
+// about 1 for a move along the plan (it saves one move), 0 for one that wanders or comes
+// back. Moving back and forth between cells worth something gains nothing, where a bonus
+// per cell reached would pay each time.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "engine/position.h"
+
+namespace klinzha {
+
+class HuntTour {
+  public:
+    /// Our moves the tour looks ahead at most (the draw is 50 moves away at the most).
+    static constexpr int kHorizon = 60;
+    /// The most moves a man's distance table counts; a cell further is out of reach.
+    static constexpr int kFar = 16;
+
+    /// `value`: per cell, the hunt's value (>= 0; BlindSearch::hunt_values: the shares are
+    /// these over their sum, cells of value 0 left out). `v`: the viewer's view in play (our
+    /// men only, SPEC 25), `us` the viewer. The horizon: our moves left before the
+    /// move-count draw (SPEC 7, from v's count; kHorizon under DrawRule none), at most
+    /// kHorizon and at least 1. Raises nothing.
+    HuntTour(const std::array<double, kCells>& value, const Position& v, Colour us);
+
+    /// The moves proposal m saves the tour against a pass, in [0, 1] (see the file comment).
+    /// 0 for a move that is not a normal move of one of our men, and when no cell has value.
+    double gain(Move m);
+
+    /// The tour's expected time (our moves) from the view as it is, starting at move `t0`.
+    double expected_time(int t0 = 0);
+
+    /// Moves a man of type t needs from `from` to each cell (kFar + 1: out of reach), our
+    /// men of the view blocking paths and destinations (the man itself aside); knights jump
+    /// (SPEC 3); only a carrier ends on our own heart (SPEC 4), and a wall never beside it
+    /// (SPEC 5; the opponents' men and zones are unseen). Cached per type and cell.
+    const std::array<std::uint8_t, kCells>& distances(PieceType t, Cell from);
+
+  private:
+    struct Man {
+        PieceType type;
+        Cell cell;
+    };
+    /// The greedy tour's expected time from men `men` over the cells with value in `left`,
+    /// starting at move t0.
+    double tour(std::vector<Man> men, Bitboard left, int t0);
+
+    const Position& v_;
+    Colour us_;
+    std::array<double, kCells> share_{};
+    Bitboard cells_ = 0;  ///< the cells of value > 0
+    std::vector<Man> men_;
+    int horizon_ = kHorizon;
+    double pass_ = -1;  ///< the tour's expected time after a pass (computed once)
+    std::map<std::pair<int, int>, std::array<std::uint8_t, kCells>> dist_;
+};
+
+}  // namespace klinzha
