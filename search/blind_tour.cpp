@@ -59,10 +59,11 @@ const std::array<std::uint8_t, kCells>& HuntTour::distances(PieceType t, Cell fr
 }
 
 double HuntTour::tour(std::vector<Man> men, Bitboard left, int t0) {
-    double expected = 0, reached = 0;
+    double expected = 0;
     int t = t0;
     while (left && t < horizon_) {
-        // The man and cell with the most share per move needed (ties: the nearer).
+        // The man and cell with the most share per move needed (ties: the nearer), among
+        // those reached before the draw.
         double best_rate = 0;
         int best_man = -1, best_d = 0;
         Cell best_cell = NO_CELL;
@@ -71,17 +72,16 @@ double HuntTour::tour(std::vector<Man> men, Bitboard left, int t0) {
             for (Bitboard b = left; b;) {
                 const Cell c = pop_lsb(b);
                 const int moves = d[c];
-                if (moves > kFar || moves == 0) continue;
+                if (moves > kFar || moves == 0 || t + moves > horizon_) continue;
                 const double rate = share_[c] / moves;
                 if (rate > best_rate || (rate == best_rate && moves < best_d)) {
                     best_rate = rate, best_man = int(i), best_d = moves, best_cell = c;
                 }
             }
         }
-        if (best_man < 0 || t + best_d > horizon_) break;
+        if (best_man < 0) break;  // nothing left within reach before the draw
         t += best_d;
         expected += share_[best_cell] * t;
-        reached += share_[best_cell];
         men[std::size_t(best_man)].cell = best_cell;
         left &= ~bit(best_cell);
     }

@@ -261,3 +261,50 @@ TEST_CASE(
     CHECK(tour_moves * 3 < chance_moves * 2);
     CHECK(tour_found * 100 >= hunts * 95);
 }
+
+TEST_CASE("blind tour: a cell beyond the draw does not keep the sweep from one before it") {
+    // Three moves each before the move-count draw (SPEC 7: halfmove 94 of 100): a cell that
+    // holds most of the values but that no man of ours reaches in three moves, and one our
+    // rook reaches in two. A rook's move to a cell one move from the near one saves a move;
+    // were the sweep to stop at the far cell (the best share per move), no move would.
+    Position p;
+    REQUIRE_FALSE(p.set("2 Hi99,Pi99,Re38 Hd38,Pi11 - g play 94 48", Rules{}));
+    const Colour me = GREEN;
+    REQUIRE(p.pieces(me, ROOK));
+    const Cell rook = lsb(p.pieces(me, ROOK));
+    std::array<double, kCells> none{};
+    HuntTour probe(none, p, me);
+    auto nearest = [&](Cell sq) {
+        int n = HuntTour::kFar + 1;
+        for (Bitboard b = p.pieces(me); b;) {
+            const Cell c = pop_lsb(b);
+            n = std::min<int>(n, probe.distances(man_type(p.man_on(c)), c)[sq]);
+        }
+        return n;
+    };
+    Cell near = NO_CELL, far = NO_CELL;
+    for (int sq = 0; sq < kCells; ++sq) {
+        if (nearest(Cell(sq)) == 2 && probe.distances(ROOK, rook)[std::size_t(sq)] == 2 &&
+            near == NO_CELL)
+            near = Cell(sq);
+        if (nearest(Cell(sq)) >= 5 && nearest(Cell(sq)) <= HuntTour::kFar && far == NO_CELL)
+            far = Cell(sq);
+    }
+    REQUIRE(near != NO_CELL);
+    REQUIRE(far != NO_CELL);
+    std::array<double, kCells> value{};
+    value[near] = 0.1;
+    value[far] = 0.9;
+    HuntTour tour(value, p, me);
+    MoveList legal;
+    generate_legal(p, legal);
+    int toward = 0;
+    for (Move m : legal) {
+        if (m.kind() != Move::Normal || m.from() != rook || m.to() == near) continue;
+        if (probe.distances(ROOK, m.to())[near] != 1) continue;
+        CAPTURE(move_to_string(m));
+        CHECK(tour.gain(m) > 0.05);
+        ++toward;
+    }
+    CHECK(toward > 0);
+}
