@@ -62,6 +62,16 @@ int empty_board_moves(geo::PathClass pc, Cell from, Cell to) {
     return kCells;
 }
 
+/// The moves the nearest of `me`'s men in p needs to `target` (HuntTour::distances).
+int nearest_moves(HuntTour& tour, const Position& p, Colour me, Cell target) {
+    int n = HuntTour::kFar + 1;
+    for (Bitboard b = p.pieces(me); b;) {
+        const Cell c = pop_lsb(b);
+        n = std::min<int>(n, tour.distances(man_type(p.man_on(c)), c)[target]);
+    }
+    return n;
+}
+
 }  // namespace
 
 TEST_CASE("blind tour: a man's cells one move away are those of its legal moves") {
@@ -110,11 +120,7 @@ TEST_CASE("blind tour: with one cell left a move saves one move or none") {
             std::array<double, kCells> value{};
             value[target] = 0.5;
             HuntTour tour(value, p, me);
-            int nearest = HuntTour::kFar + 1;
-            for (Bitboard b = p.pieces(me); b;) {
-                const Cell c = pop_lsb(b);
-                nearest = std::min<int>(nearest, tour.distances(man_type(p.man_on(c)), c)[target]);
-            }
+            const int nearest = nearest_moves(tour, p, me, target);
             const int left = p.move_count_limit() > 0
                                  ? (p.move_count_limit() - p.halfmove()) / p.players_in()
                                  : HuntTour::kHorizon;
@@ -274,14 +280,7 @@ TEST_CASE("blind tour: a cell beyond the draw does not keep the sweep from one b
     const Cell rook = lsb(p.pieces(me, ROOK));
     std::array<double, kCells> none{};
     HuntTour probe(none, p, me);
-    auto nearest = [&](Cell sq) {
-        int n = HuntTour::kFar + 1;
-        for (Bitboard b = p.pieces(me); b;) {
-            const Cell c = pop_lsb(b);
-            n = std::min<int>(n, probe.distances(man_type(p.man_on(c)), c)[sq]);
-        }
-        return n;
-    };
+    auto nearest = [&](Cell sq) { return nearest_moves(probe, p, me, sq); };
     Cell near = NO_CELL, far = NO_CELL;
     for (int sq = 0; sq < kCells; ++sq) {
         if (nearest(Cell(sq)) == 2 && probe.distances(ROOK, rook)[std::size_t(sq)] == 2 &&
