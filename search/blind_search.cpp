@@ -38,16 +38,6 @@ int board_depth(const SearchLimits& limits) {
     return limits.depth ? limits.depth : (limits.infinite ? 8 : 0);
 }
 
-/// A search score as the blind player weighs it: centi-pawns clamped to +-1000, a heart
-/// capture 1200 less its distance in plies (at most 200; blind_search.h, step 3).
-int weigh(int score) {
-    if (std::abs(score) >= eval::kMateBound) {
-        const int plies = eval::kMate - std::abs(score);
-        return (score > 0 ? 1 : -1) * (1200 - std::min(plies, 200));
-    }
-    return std::clamp(score, -1000, 1000);
-}
-
 /// How open `us`'s heart is in a view (SPEC 25: the others' men unseen): for each kind of
 /// opposing piece, the cells from which one such piece could take the heart, given only our
 /// own men (they block paths and cannot be stood on) and our walls' zones (no opposing piece
@@ -73,6 +63,14 @@ double exposure(const Position& v, Colour us, const std::array<double, kPieceTyp
 }
 
 }  // namespace
+
+int BlindSearch::weigh(int score) {
+    if (std::abs(score) >= eval::kMateBound) {
+        const int plies = eval::kMate - std::abs(score);
+        return (score > 0 ? 1 : -1) * (kTakesHeartNow + 1 - std::min(plies, 200));
+    }
+    return std::clamp(score, -1000, 1000);
+}
 
 int BlindSearch::explore_since(const Belief& belief, const blind::View& view) {
     const int window = belief.observed() - kExploreWindow;
@@ -186,13 +184,6 @@ namespace {
 struct Share {
     int n = 0, legal = 0, win = 0, danger = 0, threat = 0;
     int capture = 0;  ///< boards where it takes a man (not a heart): the move count starts again
-};
-
-/// One proposal on one board of step 3: legal there, scored, its weighed score; `bounded`:
-/// the score is the board's MultiPV bound (BlindSearch::bound_unscored), not its own search.
-struct BoardScore {
-    bool legal = false, scored = false, bounded = false;
-    int score = 0;
 };
 
 /// The opposing men expected by type: the mean over up to 128 of the belief's boards.
@@ -354,9 +345,9 @@ std::vector<std::pair<int, std::uint32_t>> candidates(const std::map<std::uint32
 /// boards with a lone opposing heart, halved when no board holds one on m's destination)
 /// times params.explore_cp, and the share of boards where m takes a man times `reset`
 /// (BlindSearch::reset_urgency) times params.reset_cp.
-std::optional<double> proposal_value(Move m, const std::vector<BoardScore>& row, const Share& sh,
-                                     double open, double explore, double reset, std::size_t k,
-                                     const BlindSearch::Params& params) {
+std::optional<double> proposal_value(Move m, const std::vector<BlindSearch::BoardScore>& row,
+                                     const Share& sh, double open, double explore, double reset,
+                                     std::size_t k, const BlindSearch::Params& params) {
     int legal_n = 0, scored_n = 0, bounded_n = 0, worst = 1 << 20;
     double sum = 0;
     for (const auto& c : row) {
@@ -528,7 +519,7 @@ void BlindSearch::run(blind::View view, SearchLimits limits, SearchSettings sett
 /// 2, 1) and the depths they reached.
 struct BlindSearch::BoardTable {
     std::vector<const Position*> boards;
-    std::map<std::uint32_t, std::vector<BoardScore>> scores;
+    ScoreTable scores;
     std::map<std::uint32_t, int> votes;
     /// Per board: the least score of its MultiPV lines when the search reported all of them
     /// (at least as high as every proposal it did not report, which ranked below them).
@@ -644,6 +635,36 @@ void BlindSearch::bound_unscored(BoardTable& table) {
     }
 }
 
+void BlindSearch::discount_heart_captures(ScoreTable& scores,
+                                          const std::vector<const Position*>& boards, Colour us,
+                                          double odds) {
+    const std::size_t k = boards.size();
+    // Per board: its best score without a heart capture (its static evaluation when every
+    // proposal scored one), and whether every opposing heart on it stands alone.
+    std::vector<int> base(k, -(1 << 20));
+    std::vector<char> lone(k, 1);
+    for (const auto& [m, row] : scores)
+        for (std::size_t b = 0; b < k; ++b)
+            if (row[b].scored && row[b].score <= 1000) base[b] = std::max(base[b], row[b].score);
+    for (std::size_t b = 0; b < k; ++b) {
+        const Position& board = *boards[b];
+        if (base[b] < -1000) base[b] = std::clamp(eval::evaluate(board, us), -1000, 1000);
+        for (int c = 0; c < board.players(); ++c) {
+            const Cell h = board.heart(Colour(c));
+            if (c != us && h != NO_CELL && board.man_on(h) != kNoMan) lone[b] = 0;
+        }
+    }
+    for (auto& [m, row] : scores)
+        for (std::size_t b = 0; b < k; ++b) {
+            BoardScore& c = row[b];
+            if (!c.scored || c.score <= 1000) continue;
+            const bool later = c.score < kTakesHeartNow;
+            c.score = later && lone[b]
+                          ? base[b]
+                          : int(std::lround(base[b] + odds * double(c.score - base[b])));
+        }
+}
+
 void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
                                    const std::vector<Move>& proposals, std::string note) {
     const Colour us = view.viewer();
@@ -667,9 +688,10 @@ void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
     search_candidates(t, table, ranked);
     bound_unscored(table);
     // Step 3: the values; the boards' hearts weigh as much as they have proved right.
+    const double odds = belief_.heart_odds();
+    discount_heart_captures(table.scores, table.boards, us, odds);
     const std::size_t k = table.boards.size();
     Params params = t.params;
-    const double odds = belief_.heart_odds();
     params.win_cp = int(std::lround(params.win_cp * odds));
     params.threat_cp = int(std::lround(params.threat_cp * odds));
     Move best;

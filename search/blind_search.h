@@ -18,8 +18,10 @@
 //     refusal costs clock time and tells the opponents nothing, but tells us little either),
 //     with the belief's shares (takes a heart, threatens one, leaves ours open), the exposure
 //     of our heart and the hunt's exploration weighed by Params. Scores are the mover's,
-//     centi-pawns clamped to +-1000; a heart capture counts 1200 less its distance in plies.
-//     The proposal of highest value is played.
+//     centi-pawns clamped to +-1000; a heart capture counts 1200 less its distance in plies
+//     (a later capture of a lone opposing heart as the board's best score without one, other
+//     captures of opposing hearts as sure as the boards' hearts have proved:
+//     discount_heart_captures). The proposal of highest value is played.
 //  With `BlindSamples` 0, or when the belief holds no board, the view alone is searched as if
 //  the board held nothing else (the other players pass): the baseline of docs/search.md.
 // Limits: a clock or movetime is shared out over the boards (60% to step 1, 40% to step 2);
@@ -76,6 +78,35 @@ class BlindSearch {
     /// (and this) may run ahead of the whole position's.
     static double reset_urgency(const Position& v);
     static constexpr int kExploreWindow = 40;
+
+    /// A board search's score (centi-pawns, the mover's, eval::kMate for a heart capture) as
+    /// step 3 weighs it: clamped to +-1,000; a heart capture 1,200 less its distance in plies
+    /// (at most 200): kTakesHeartNow for a proposal that takes a heart itself.
+    static int weigh(int score);
+    static constexpr int kTakesHeartNow = 1199;
+    /// One proposal on one board of step 3: legal there, scored, its weighed score (weigh());
+    /// `bounded`: the score is the board's MultiPV bound (bound_unscored), not its own search.
+    struct BoardScore {
+        bool legal = false, scored = false, bounded = false;
+        int score = 0;
+    };
+    /// Step 3's scores: per proposal (its raw move), one BoardScore per board searched.
+    using ScoreTable = std::map<std::uint32_t, std::vector<BoardScore>>;
+    /// Step 3's heart captures as sure as the boards' hearts have proved (`odds`,
+    /// Belief::heart_odds(), in [0, 1]), for `scores` over `boards` (each row one entry per
+    /// board, in order) and the viewer `us`. Each board's search knows where its hearts
+    /// stand: with the heart alone on different cells on different boards, a man within a
+    /// few moves of all of them scored a heart capture on every board (a logged move-count
+    /// draw, issue 28), which no single line of play can make good: one move looks at one
+    /// cell, which the hunt's sweep (hunt_novelty) weighs. So each scored proposal's weighed
+    /// score above 1,000 (an opponent's heart taken in its board's line) becomes the board's
+    /// base (its best score without a heart capture; its static evaluation for `us`, clamped
+    /// to +-1,000 centi-pawns, when it has none) where the capture comes later than the
+    /// proposal and every opposing heart on the board stands alone, else base + odds x (score
+    /// - base). Our own heart's captures (negative scores) are left as they are.
+    static void discount_heart_captures(ScoreTable& scores,
+                                        const std::vector<const Position*>& boards, Colour us,
+                                        double odds);
     /// The observation (ply) from which a cell one of our men stood on is ruled out for every
     /// opposing lone heart, for the belief last updated with `view`: observed() -
     /// kExploreWindow (a heart carried before may have been left there since), or earlier

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <random>
+#include <set>
 
 #include "engine/blind.h"
 #include "engine/blind_games.h"
@@ -613,4 +615,102 @@ TEST_CASE(
                              << ", bounds below the best line " << below_best);
     CHECK(checked > 200);
     CHECK(over * 50 <= checked);
+}
+
+TEST_CASE("blind search: a later capture of a lone heart scores as none on the boards") {
+    // BlindSearch::discount_heart_captures. From positions of random blind games where the
+    // opponent's heart stands alone, six boards put it on six different empty cells (as a
+    // belief unsure of it does); every legal move is searched on every board to depth 3 and
+    // weighed. Before the discount, in some positions a move that takes the heart on no board
+    // scores a heart capture on every one (its man is within reach of all six cells); the
+    // value of step 3 (0.75 x the mean + 0.25 x the worst) then prefers it to a move that
+    // takes the heart at once on one board. After the discount (odds 1) a move that takes the
+    // heart on some board is the best more often than before (30 of 62 positions against 15;
+    // 6 of them fused), and no move that takes it on no board scores above 1,000 anywhere but
+    // where it wins at once (the opponent left without a legal move, SPEC 7).
+    TranspositionTable tt;
+    tt.resize(16);
+    Searcher searcher(tt);
+    const auto score_of = [&](const Position& p, Move m) {
+        SearchLimits lim;
+        lim.depth = 3;
+        lim.searchmoves = {m};
+        int score = 0;
+        tt.clear();
+        searcher.search_sync(p, lim, SearchSettings{},
+                             {[&](const SearchInfo& i) { score = i.score; }, {}, {}, {}});
+        return BlindSearch::weigh(score);
+    };
+    int positions = 0, fused = 0, taker_best_before = 0, taker_best_after = 0;
+    for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+        testing::BlindGame g(2, blind_rules(), seed * 7919, 140);
+        std::mt19937_64 rng(seed);
+        while (g.step()) {
+            const Position& p = g.pos;
+            if (p.phase() != Phase::Play || p.game_over() || p.ply() % 6) continue;
+            const Colour us = p.to_move(), them = p.next(us);
+            const Cell h = p.heart(them);
+            if (h == NO_CELL || p.man_on(h) != kNoMan) continue;
+            std::vector<Cell> empty;
+            const Bitboard barred = p.zones(us) | p.zones(them) | p.clouds();
+            for (int sq = 0; sq < kCells; ++sq)
+                if (p.man_on(Cell(sq)) == kNoMan && !test(barred, Cell(sq)) &&
+                    Cell(sq) != p.heart(us))
+                    empty.push_back(Cell(sq));
+            std::shuffle(empty.begin(), empty.end(), rng);
+            if (empty.size() < 6) continue;
+            std::vector<Position> boards(6, p);
+            std::vector<const Position*> ptrs;
+            for (std::size_t b = 0; b < 6; ++b) {
+                boards[b].put_heart(them, empty[b]);
+                ptrs.push_back(&boards[b]);
+            }
+            MoveList legal;
+            generate_legal(p, legal);
+            BlindSearch::ScoreTable table;
+            std::set<std::uint32_t> takers;  // moves that take the heart on some board
+            for (Move m : legal) {
+                auto& row = table[m.raw()];
+                row.assign(6, BlindSearch::BoardScore{});
+                for (std::size_t b = 0; b < 6; ++b) {
+                    row[b].legal = row[b].scored = true;
+                    row[b].score = score_of(boards[b], m);
+                    if (m.kind() == Move::Normal && m.to() == empty[b]) takers.insert(m.raw());
+                }
+            }
+            if (takers.empty()) continue;
+            ++positions;
+            const auto best_is_taker = [&] {
+                double best = -1e9;
+                std::uint32_t arg = 0;
+                for (const auto& [m, row] : table) {
+                    double sum = 0;
+                    int worst = 1 << 20;
+                    for (const auto& c : row) sum += c.score, worst = std::min(worst, c.score);
+                    const double value = 0.75 * sum / 6 + 0.25 * worst;
+                    if (value > best) best = value, arg = m;
+                }
+                return takers.count(arg) > 0;
+            };
+            bool all = false;
+            for (const auto& [m, row] : table)
+                if (!takers.count(m))
+                    all = all || std::all_of(row.begin(), row.end(),
+                                             [](const auto& c) { return c.score > 1000; });
+            fused += all;
+            taker_best_before += best_is_taker();
+            BlindSearch::discount_heart_captures(table, ptrs, us, 1.0);
+            taker_best_after += best_is_taker();
+            for (const auto& [m, row] : table)
+                if (!takers.count(m))
+                    for (const auto& c : row)  // (a win at once: the opponent left without a move)
+                        CHECK((c.score <= 1000 || c.score == BlindSearch::kTakesHeartNow));
+        }
+    }
+    MESSAGE("positions " << positions << ", a non-taker scored a capture on every board in "
+                         << fused << ", a taker best before " << taker_best_before << ", after "
+                         << taker_best_after);
+    CHECK(positions >= 20);
+    CHECK(fused > 0);
+    CHECK(taker_best_after > taker_best_before);
 }
