@@ -629,7 +629,7 @@ TEST_CASE("blind search: a later capture of a lone heart scores as none on the b
     // 6 of them fused), and no move that takes it on no board scores above 1,000 anywhere but
     // where it wins at once (the opponent left without a legal move, SPEC 7).
     TranspositionTable tt;
-    tt.resize(16);
+    tt.resize(1);  // cleared before each of the ~15,000 searches
     Searcher searcher(tt);
     const auto score_of = [&](const Position& p, Move m) {
         SearchLimits lim;
