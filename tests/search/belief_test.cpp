@@ -554,6 +554,22 @@ TEST_CASE("blind search: the hunt trusts a cell the boards hold by how many hold
     CHECK(checked > 10);
 }
 
+namespace {
+
+/// The last report of each line of a search of p with `tt` cleared first (the same search
+/// whatever came before), by multipv.
+std::map<int, SearchInfo> cleared_search(Searcher& searcher, TranspositionTable& tt,
+                                         const Position& p, const SearchLimits& lim,
+                                         const SearchSettings& settings) {
+    std::map<int, SearchInfo> lines;
+    tt.clear();
+    searcher.search_sync(p, lim, settings,
+                         {[&](const SearchInfo& i) { lines[i.multipv] = i; }, {}, {}, {}});
+    return lines;
+}
+
+}  // namespace
+
 TEST_CASE(
     "blind search: a move the boards' MultiPV did not report scores no higher than its bound") {
     // BlindSearch::bound_unscored gives a proposal that a board's MultiPV 3 search did not
@@ -565,15 +581,6 @@ TEST_CASE(
     TranspositionTable tt;
     tt.resize(16);
     Searcher searcher(tt);
-    // The last report of each line of a search of p with a cleared table, by multipv.
-    const auto lines_of = [&](const Position& p, const SearchLimits& lim,
-                              const SearchSettings& settings) {
-        std::map<int, SearchInfo> lines;
-        tt.clear();
-        searcher.search_sync(p, lim, settings,
-                             {[&](const SearchInfo& i) { lines[i.multipv] = i; }, {}, {}, {}});
-        return lines;
-    };
     int checked = 0, below_best = 0, over = 0;
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
         testing::BlindGame g(2, blind_rules(), seed * 6007, 60);
@@ -586,7 +593,7 @@ TEST_CASE(
             lim.depth = 3;
             SearchSettings settings;
             settings.multipv = 3;
-            const auto lines = lines_of(g.pos, lim, settings);
+            const auto lines = cleared_search(searcher, tt, g.pos, lim, settings);
             REQUIRE(lines.size() == 3);
             int least = eval::kInfinite, best = -eval::kInfinite;
             std::vector<Move> reported;
@@ -600,7 +607,7 @@ TEST_CASE(
                 if (std::find(reported.begin(), reported.end(), m) != reported.end()) continue;
                 SearchLimits alone = lim;
                 alone.searchmoves = {m};
-                const auto one = lines_of(g.pos, alone, SearchSettings{});
+                const auto one = cleared_search(searcher, tt, g.pos, alone, SearchSettings{});
                 REQUIRE(one.count(1));
                 const int score = one.at(1).score;
                 CAPTURE(g.pos.fen());
@@ -635,11 +642,8 @@ TEST_CASE("blind search: a later capture of a lone heart scores as none on the b
         SearchLimits lim;
         lim.depth = 3;
         lim.searchmoves = {m};
-        int score = 0;
-        tt.clear();
-        searcher.search_sync(p, lim, SearchSettings{},
-                             {[&](const SearchInfo& i) { score = i.score; }, {}, {}, {}});
-        return BlindSearch::weigh(score);
+        const auto lines = cleared_search(searcher, tt, p, lim, SearchSettings{});
+        return BlindSearch::weigh(lines.count(1) ? lines.at(1).score : 0);
     };
     int positions = 0, fused = 0, taker_best_before = 0, taker_best_after = 0;
     for (std::uint64_t seed = 1; seed <= 8; ++seed) {
