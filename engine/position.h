@@ -132,6 +132,12 @@ class Position {
     Man man_on(Cell c) const { return state().board[c]; }
     /// Cell of c's heart, or NO_CELL when it is not on the board.
     Cell heart(Colour c) const { return state().heart[c]; }
+    /// True when c's heart is on the board and no man carries it: it stands alone on its
+    /// cell, where any opposing man that moves there takes it (SPEC 4, 7).
+    bool heart_alone(Colour c) const {
+        const Cell h = heart(c);
+        return h != NO_CELL && man_on(h) == kNoMan;
+    }
     /// Cells of every heart on the board.
     Bitboard hearts() const;
     /// Number of hearts on the board.

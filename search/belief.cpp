@@ -68,8 +68,7 @@ bool Belief::mend(Position& p, Bitboard near, const std::function<bool(const Pos
     for (int c = 0; c < p.players(); ++c) {
         if (c == viewer_ || !p.is_in(Colour(c))) continue;
         for_each_cell(p.pieces(Colour(c)), [&](Cell sq) { objects.push_back(sq); });
-        const Cell h = p.heart(Colour(c));
-        if (h != NO_CELL && p.man_on(h) == kNoMan) objects.push_back(h);
+        if (p.heart_alone(Colour(c))) objects.push_back(p.heart(Colour(c)));
     }
     const Bitboard free = near & ~p.occupied() & ~p.hearts() & kAllCells;
     std::vector<Cell> cells;
@@ -423,8 +422,7 @@ bool Belief::relocate_heart(Board& b, Move m, const std::function<bool(const Pos
     const Position& p = b.pos;
     Colour c = NO_COLOUR;
     for (int k = 0; k < p.players(); ++k)
-        if (k != viewer_ && p.heart(Colour(k)) == m.to() && p.man_on(m.to()) == kNoMan)
-            c = Colour(k);
+        if (k != viewer_ && p.heart(Colour(k)) == m.to() && p.heart_alone(Colour(k))) c = Colour(k);
     if (c == NO_COLOUR) return false;
     // The cells it may stand on instead, weighed as the hunt weighs them (a cell where an
     // opposing man took ours as the opponent's own region).
@@ -460,8 +458,7 @@ bool Belief::relocate_heart(Board& b, Move m, const std::function<bool(const Pos
 
 void Belief::note_hearts(Board& b, int at) {
     for (int c = 0; c < b.pos.players(); ++c) {
-        const Cell h = b.pos.heart(Colour(c));
-        if (b.pos.phase() != Phase::Play || h == NO_CELL || b.pos.man_on(h) != kNoMan)
+        if (b.pos.phase() != Phase::Play || !b.pos.heart_alone(Colour(c)))
             b.alone_since[std::size_t(c)] = at;
     }
 }

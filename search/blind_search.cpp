@@ -250,10 +250,9 @@ Hunt hunt_picture(const Belief& belief, Colour us) {
         const Position& b = belief.board(i * belief.size() / nb);
         bool any = false;
         for (int c = 0; c < b.players(); ++c) {
-            const Cell h = b.heart(Colour(c));
-            if (c != us && h != NO_CELL && b.man_on(h) == kNoMan) {
+            if (c != us && b.heart_alone(Colour(c))) {
                 any = true;
-                hunt.held[h] += 1.0;
+                hunt.held[b.heart(Colour(c))] += 1.0;
             }
         }
         lone += any;
@@ -649,10 +648,9 @@ void BlindSearch::discount_heart_captures(ScoreTable& scores,
     for (std::size_t b = 0; b < k; ++b) {
         const Position& board = *boards[b];
         if (base[b] < -1000) base[b] = std::clamp(eval::evaluate(board, us), -1000, 1000);
-        for (int c = 0; c < board.players(); ++c) {
-            const Cell h = board.heart(Colour(c));
-            if (c != us && h != NO_CELL && board.man_on(h) != kNoMan) lone[b] = 0;
-        }
+        for (int c = 0; c < board.players(); ++c)
+            if (c != us && board.heart(Colour(c)) != NO_CELL && !board.heart_alone(Colour(c)))
+                lone[b] = 0;
     }
     for (auto& [m, row] : scores)
         for (std::size_t b = 0; b < k; ++b) {

@@ -112,6 +112,23 @@ TEST_CASE("rejected position strings name the field and leave the position uncha
     }
 }
 
+TEST_CASE("heart_alone: a heart on the board that no man carries (SPEC 4)") {
+    const auto carried = make(kSample3);  // every heart on its carrier's cell
+    for (Colour c : {GREEN, BLUE, BLACK}) CHECK_FALSE(carried.heart_alone(c));
+    // Blue's pawn gone from i23: its heart stands alone there.
+    const auto alone = make(
+        "3 Hi99,Qi67,Ri99,Bh68,Ni78,Nh79,Pi56,Pg68,Pf69,Wh78 "
+        "Hi23,Qh24,Rg25,Bh35,Ni34,Ng36,Pi45,Ph13,Wh46 "
+        "Hc17,Qd38,Re27,Bd16,Nd39,Nd17,Pe26,Pd49,Pc17,Wd28 k play 5 2");
+    CHECK(alone.heart_alone(BLUE));
+    CHECK_FALSE(alone.heart_alone(GREEN));
+    CHECK_FALSE(alone.heart_alone(BLACK));
+    // No heart placed yet: none stands alone.
+    const auto setup = make("2 Pi99,Wh78 - - g place 0 1");
+    CHECK_FALSE(setup.heart_alone(GREEN));
+    CHECK_FALSE(setup.heart_alone(BLUE));
+}
+
 TEST_CASE("heart-phase strings: setup finished, hearts exactly before the player to move") {
     const char* setup =
         "Qi77,Rg58,Bg79,Ni99,Nh89,Pi88,Ph68,Ph67,Wi89 Qg25,Rf14,Bh13,Ni12,Ni11,Pi34,Ph45,Pf15,Wg24";

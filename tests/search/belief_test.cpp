@@ -220,8 +220,8 @@ TEST_CASE("belief: a hidden heart standing alone stays among the boards' cells")
         play_turns(
             g, me, belief, params, [] {},
             [&](const blind::View&) {
+                if (!g.pos.heart_alone(them)) return;
                 const Cell h = g.pos.heart(them);
-                if (h == NO_CELL || g.pos.man_on(h) != kNoMan) return;
                 ++alone;
                 std::size_t on = 0;
                 for (std::size_t i = 0; i < belief.size(); ++i)
@@ -306,8 +306,7 @@ TEST_CASE("belief: boards whose lone heart our move missed keep a heart elsewher
             [&](const blind::View& v) {
                 std::array<int, kCells> on{};
                 for (std::size_t i = 0; i < belief.size(); ++i) {
-                    const Cell h = belief.board(i).heart(them);
-                    if (h != NO_CELL && belief.board(i).man_on(h) == kNoMan) ++on[h];
+                    if (belief.board(i).heart_alone(them)) ++on[belief.board(i).heart(them)];
                 }
                 chase = Move();
                 int most = 0;
@@ -315,8 +314,8 @@ TEST_CASE("belief: boards whose lone heart our move missed keep a heart elsewher
                     if (m.kind() == Move::Normal && on[m.to()] > most &&
                         m.to() != g.pos.heart(them))
                         most = on[m.to()], chase = m;
+                if (!g.pos.heart_alone(them)) return;
                 const Cell h = g.pos.heart(them);
-                if (h == NO_CELL || g.pos.man_on(h) != kNoMan) return;
                 ++alone;
                 held += on[h] > 0;
             });
@@ -451,8 +450,8 @@ TEST_CASE("blind search: the hunt's home prior weighs the cells where lone heart
             if (g.pos.phase() != Phase::Play || g.pos.game_over()) continue;
             for (int me = 0; me < 2; ++me) {
                 const Colour them = Colour(1 - me);
+                if (!g.pos.heart_alone(them)) continue;
                 const Cell h = g.pos.heart(them);
-                if (h == NO_CELL || g.pos.man_on(h) != kNoMan) continue;
                 const auto& prior = Belief::home_prior(g.pos.rules(), them);
                 for (int sq = 0; sq < kCells; ++sq) {
                     // 1 exactly on the opponent's region, less elsewhere (the viewer's own
@@ -653,8 +652,7 @@ TEST_CASE("blind search: a later capture of a lone heart scores as none on the b
             const Position& p = g.pos;
             if (p.phase() != Phase::Play || p.game_over() || p.ply() % 6) continue;
             const Colour us = p.to_move(), them = p.next(us);
-            const Cell h = p.heart(them);
-            if (h == NO_CELL || p.man_on(h) != kNoMan) continue;
+            if (!p.heart_alone(them)) continue;
             std::vector<Cell> empty;
             const Bitboard barred = p.zones(us) | p.zones(them) | p.clouds();
             for (int sq = 0; sq < kCells; ++sq)
