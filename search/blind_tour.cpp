@@ -100,10 +100,9 @@ double HuntTour::gain(Move m) {
     for (Man& man : men)
         if (man.cell == m.from()) man.cell = m.to();
     if (pass_ < 0) pass_ = tour(men_, cells_, 1);
-    const double pass = pass_;
     const double found = test(cells_, m.to()) ? share_[m.to()] : 0.0;
     const double after = found + tour(men, cells_ & ~bit(m.to()), 1);
-    return std::clamp(pass - after, 0.0, 1.0);
+    return std::clamp(pass_ - after, 0.0, 1.0);
 }
 
 }  // namespace klinzha
