@@ -485,31 +485,17 @@ int Worker::qsearch(int alpha, int beta, int ply, int qply) {
     if (enter_node(ply, v)) return v;
     if (can_take_deciding_heart()) return take_deciding_heart(ply);
 
-    const bool danger = heart_in_danger();
-    const bool evasions = danger && qply == 0;
+    // Step 1. Stand pat, unless the mover's heart is attacked at the first quiescence ply
+    // (then every move that saves it is searched: the evasions).
+    const bool evasions = heart_in_danger() && qply == 0;
     int best = -kInfinite;
     if (!evasions) {
-        // Lazy stand-pat: far above beta on material alone, the rest cannot bring it
-        // back below; far below alpha, it cannot lift it to alpha, and only the
-        // captures can (the margins bound the other terms in practice).
-        bool lazy_low = false;
-        if (pos_.phase() == Phase::Play) {
-            // Scaled as static_eval is (toward_draw shrinks, so the margins still bound).
-            const int late = heart_lateness(root_);
-            const int quick = toward_draw(eval::material_for_mover(pos_, root_) -
-                                          (pos_.to_move() == root_ ? late : -late));
-            if (quick - eval::kLazyMarginBelow >= beta) return quick - eval::kLazyMarginBelow;
-            if (quick + eval::kLazyMarginAbove <= alpha) {
-                best = quick + eval::kLazyMarginAbove;
-                lazy_low = true;
-            }
-        }
-        if (!lazy_low) best = static_eval();
+        best = stand_pat(alpha, beta);
         if (best >= beta) return best;
         alpha = std::max(alpha, best);
     }
-    // Paranoid quiescence: a coalition member only looks at captures of the root
-    // player's men (captures among the coalition cannot lower the root's score much).
+    // Step 2. The moves. Paranoid quiescence: a coalition member only looks at captures of
+    // the root player's men (captures among the coalition cannot lower the root's score much).
     const bool coalition = pos_.players() == 3 && pos_.to_move() != root_;
     const Bitboard root_men =
         pos_.pieces(root_) | (pos_.heart(root_) != NO_CELL ? bit(pos_.heart(root_)) : 0);
@@ -522,6 +508,53 @@ int Worker::qsearch(int alpha, int beta, int ply, int qply) {
         if (list.size == 0) return has_legal_move(pos_) ? best : no_moves(alpha, beta, 0, ply);
     }
     std::array<int, 1024> sc;
+    keep_quiescence_moves(list, sc, evasions, best, alpha, ply);
+    // Step 3. Search them, best first.
+    const Colour mover = pos_.to_move();
+    for (std::size_t i = 0; i < list.size; ++i) {
+        pick_next(list, sc, i);
+        const Move m = list.moves[i];
+        auto qchild = [&](int a, int b) {
+            return team(mover) != team(pos_.to_move()) ? -qsearch(-b, -a, ply + 1, qply + 1)
+                                                       : qsearch(a, b, ply + 1, qply + 1);
+        };
+        int score;
+        if (pos_.is_attack(m) && qply < kChanceQPlies) {  // Kinta: the expectation
+            score = chance(m, alpha, beta, false, qchild);
+        } else {
+            make_move(with_likelier_outcome(m), false);
+            score = qchild(alpha, beta);
+            pos_.undo_move();
+        }
+        if (stopped()) return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                if (score >= beta) return score;
+                alpha = score;
+            }
+        }
+    }
+    return best;
+}
+
+int Worker::stand_pat(int alpha, int beta) {
+    // Lazy stand-pat: far above beta on material alone, the rest cannot bring it back
+    // below; far below alpha, it cannot lift it to alpha, and only the captures can (the
+    // margins bound the other terms in practice).
+    if (pos_.phase() == Phase::Play) {
+        // Scaled as static_eval is (toward_draw shrinks, so the margins still bound).
+        const int late = heart_lateness(root_);
+        const int quick = toward_draw(eval::material_for_mover(pos_, root_) -
+                                      (pos_.to_move() == root_ ? late : -late));
+        if (quick - eval::kLazyMarginBelow >= beta) return quick - eval::kLazyMarginBelow;
+        if (quick + eval::kLazyMarginAbove <= alpha) return quick + eval::kLazyMarginAbove;
+    }
+    return static_eval();
+}
+
+void Worker::keep_quiescence_moves(MoveList& list, std::array<int, 1024>& sc, bool evasions,
+                                   int best, int alpha, int ply) {
     std::size_t n = 0;
     const Colour own = pos_.army(pos_.to_move());
     const Colour stm = pos_.to_move();
@@ -564,32 +597,6 @@ int Worker::qsearch(int alpha, int beta, int ply, int qply) {
     if (evasions && n == 0)
         for (std::size_t i = 0; i < list.size; ++i) sc[n++] = order_score(oc, list.moves[i]);
     list.size = n;
-    const Colour mover = pos_.to_move();
-    for (std::size_t i = 0; i < list.size; ++i) {
-        pick_next(list, sc, i);
-        const Move m = list.moves[i];
-        auto qchild = [&](int a, int b) {
-            return team(mover) != team(pos_.to_move()) ? -qsearch(-b, -a, ply + 1, qply + 1)
-                                                       : qsearch(a, b, ply + 1, qply + 1);
-        };
-        int score;
-        if (pos_.is_attack(m) && qply < kChanceQPlies) {  // Kinta: the expectation
-            score = chance(m, alpha, beta, false, qchild);
-        } else {
-            make_move(with_likelier_outcome(m), false);
-            score = qchild(alpha, beta);
-            pos_.undo_move();
-        }
-        if (stopped()) return 0;
-        if (score > best) {
-            best = score;
-            if (score > alpha) {
-                if (score >= beta) return score;
-                alpha = score;
-            }
-        }
-    }
-    return best;
 }
 
 }  // namespace klinzha::detail

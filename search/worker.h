@@ -389,7 +389,19 @@ class Worker {
     int brs_search(int alpha, int beta, int depth, int ply, bool pv_node, Move tt_move,
                    std::uint64_t key);
 
+    /// Quiescence (numbered steps in search.cpp): the stand-pat, then captures (the
+    /// coalition's of the root player's men alone), or at its first ply with the mover's heart
+    /// attacked every move that saves it. Returns the score for the mover (centi-pawns).
     int qsearch(int alpha, int beta, int ply, int qply);
+    /// The quiescence's stand-pat score for the mover (centi-pawns): the lazy bound from
+    /// material alone where it lies beyond beta or below alpha by the lazy margins, else
+    /// static_eval().
+    int stand_pat(int alpha, int beta);
+    /// Quiescence's moves: keeps in list (and scores in sc, by move ordering) the captures
+    /// that delta pruning leaves against best and alpha, or with evasions the moves that
+    /// save the mover's heart (every move when none does: the reply takes it).
+    void keep_quiescence_moves(MoveList& list, std::array<int, 1024>& sc, bool evasions, int best,
+                               int alpha, int ply);
 
     /// Whether this root is searched by Monte Carlo tree search (MultiplayerSearch mcts): the
     /// play phase with three players in, not a Blind board (the alpha-beta families answer
