@@ -382,6 +382,25 @@ class Worker {
     /// then history); the null move when it has none.
     Move first_by_ordering(int ply);
 
+    /// One reply of Best-Reply Search's opponents' layer (brs_search).
+    struct BrsReply {
+        Move first, second;  // first by the first opponent, then by the second
+        int order;
+        bool capture;
+    };
+    /// Step BRS-0: the table's move as a reply of the layer, when it is a legal move of the
+    /// first opponent ({move, none}) or of the second after the first's idle reply ({idle,
+    /// move}; the first must have a legal move); nullopt otherwise. Scored first (2^30).
+    std::optional<BrsReply> brs_table_reply(Move tt_move, int ply);
+    /// Steps BRS-1 and BRS-2: appends every reply of the layer to replies, scored by move
+    /// ordering (the table's move first, either opponent's). Returns the number of the first
+    /// opponent's legal moves (0: it has none, and nothing is appended).
+    std::size_t brs_generate(std::vector<BrsReply>& replies, Move tt_move, int ply);
+    /// Step BRS-3: plays the reply rp (the i-th of the layer; late quiet ones reduced) and
+    /// searches the root player's child by PVS. Returns the score for the layer's mover
+    /// (centi-pawns); `second` gets the second opponent's move played (idle or none).
+    int brs_reply(const BrsReply& rp, std::size_t i, bool danger, int alpha, int beta, int depth,
+                  int ply, bool pv_node, Move& second);
     /// Best-Reply Search over the opponents' layer (Schadd and Winands 2011; BRS+ of Esser
     /// et al. 2013): every move of the first opponent (the second answers with idle_reply)
     /// and every move of the second (the first played idle_reply before it), each searched
@@ -470,12 +489,6 @@ class Worker {
     const nnue::Network* net_;  ///< the network for the root's game size, or nullptr
     std::vector<nnue::Accumulator> acc_;
     nnue::Accumulator acc_scratch_;
-    /// One reply of Best-Reply Search's opponents' layer (brs_search).
-    struct BrsReply {
-        Move first, second;  // first by the first opponent, then by the second
-        int order;
-        bool capture;
-    };
     std::array<std::vector<BrsReply>, kMaxPly> brs_replies_;  ///< per ply, reused
     const SearchCallbacks* cb_ = nullptr;
     std::int64_t last_progress_ms_ = 0;
