@@ -34,8 +34,8 @@ std::optional<Worker::BrsReply> Worker::brs_table_reply(Move tt_move, int ply) {
     if (!has_legal_move(pos_)) return std::nullopt;
     const Move idle = idle_reply(ply);
     pos_.do_move(with_likelier_outcome(idle));
-    const bool ok = pos_.to_move() != root_ && pos_.phase() == Phase::Play && !pos_.game_over() &&
-                    man_colour(man) == pos_.to_move() && is_legal(pos_, tt_move);
+    const bool ok =
+        second_opponent_moves() && man_colour(man) == pos_.to_move() && is_legal(pos_, tt_move);
     const bool capture = ok && is_capture(tt_move);
     pos_.undo_move();
     if (!ok) return std::nullopt;
@@ -52,7 +52,7 @@ std::size_t Worker::brs_generate(std::vector<BrsReply>& replies, Move tt_move, i
     // Step BRS-2. The first opponent is idle; the second moves.
     const Move idle = idle_reply(ply);
     pos_.do_move(with_likelier_outcome(idle));
-    if (pos_.to_move() != root_ && pos_.phase() == Phase::Play && !pos_.game_over()) {
+    if (second_opponent_moves()) {
         MoveList l2;
         generate_legal(pos_, l2);
         // The table's move may be the second's (it stores whichever reply was best): then
@@ -75,9 +75,7 @@ int Worker::brs_reply(const BrsReply& rp, std::size_t i, bool danger, int alpha,
     int done = 1;
     pos_.do_move(with_likelier_outcome(rp.first));
     second = rp.second;
-    if (second.is_none() && !pos_.game_over() && pos_.phase() == Phase::Play &&
-        pos_.to_move() != root_)
-        second = idle_reply(ply + 1);
+    if (second.is_none() && second_opponent_moves()) second = idle_reply(ply + 1);
     if (!second.is_none() && !pos_.game_over() && pos_.to_move() != root_) {
         pos_.do_move(with_likelier_outcome(second));
         ++done;

@@ -388,6 +388,11 @@ class Worker {
         int order;
         bool capture;
     };
+    /// After the first opponent's move in the layer: the second opponent is to move in play
+    /// (the game goes on and the root player is not next).
+    bool second_opponent_moves() const {
+        return pos_.to_move() != root_ && pos_.phase() == Phase::Play && !pos_.game_over();
+    }
     /// Step BRS-0: the table's move as a reply of the layer, when it is a legal move of the
     /// first opponent ({move, none}) or of the second after the first's idle reply ({idle,
     /// move}; the first must have a legal move); nullopt otherwise. Scored first (2^30).
