@@ -323,17 +323,13 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool pv_node, bool a
     beta = std::min(beta, mate_in(ply + 1));
     if (alpha >= beta) return alpha;
 
-    // Step 2. Transposition table.
+    // Step 2. Transposition table: its bound ends a non-PV node searched deep enough.
     const std::uint64_t key = pos_.key();
     TTHit hit;
     const bool tt_hit = sh_.tt.probe(key, hit);
     const Move tt_move = tt_hit ? hit.move : Move();
-    if (!pv_node && tt_hit && hit.depth >= depth) {
-        int s = from_tt(hit.score, ply);
-        if ((hit.bound == BOUND_EXACT) || (hit.bound == BOUND_LOWER && s >= beta) ||
-            (hit.bound == BOUND_UPPER && s <= alpha))
-            return s;
-    }
+    if (!pv_node && tt_hit)
+        if (const auto cut = tt_cutoff(hit, alpha, beta, depth, ply)) return *cut;
 
     // Step 3. Best-Reply Search: the opponents' layer of a three-player tree.
     if (brs_layer()) return brs_search(alpha, beta, depth, ply, pv_node, tt_move, key);
@@ -396,14 +392,9 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool pv_node, bool a
             return chance(m, a, b, d > 0,
                           [&](int ca, int cb) { return child(ca, cb, d, ply, pv, mover); });
         };
-        int r = 0;
-        if (i > 0 && depth >= 3 && i >= (pv_node ? 4u : 2u) && !capture && !node.danger &&
-            move_score < (1 << 27)) {
-            r = reduction(depth, i);
-            if (pv_node) r = std::max(0, r - 1);
-            if (!pv_node && !node.improving) ++r;
-            r = std::clamp(r, 0, depth - 2);
-        }
+        const int r = !capture && !node.danger && move_score < (1 << 27)
+                          ? late_move_reduction(depth, i, pv_node, node.improving)
+                          : 0;
         const int score = pvs(child_at, i == 0, r, alpha, beta, depth, pv_node);
         if (!attack) pos_.undo_move();
         if (stopped()) return 0;
@@ -428,6 +419,24 @@ int Worker::search(int alpha, int beta, int depth, int ply, bool pv_node, bool a
         }
     }
     return store(key, best_move, best, alpha0, beta, depth, ply);
+}
+
+std::optional<int> Worker::tt_cutoff(const TTHit& hit, int alpha, int beta, int depth,
+                                     int ply) const {
+    if (hit.depth < depth) return std::nullopt;
+    const int s = from_tt(hit.score, ply);
+    if ((hit.bound == BOUND_EXACT) || (hit.bound == BOUND_LOWER && s >= beta) ||
+        (hit.bound == BOUND_UPPER && s <= alpha))
+        return s;
+    return std::nullopt;
+}
+
+int Worker::late_move_reduction(int depth, std::size_t i, bool pv_node, bool improving) {
+    if (i == 0 || depth < 3 || i < (pv_node ? 4u : 2u)) return 0;
+    int r = reduction(depth, i);
+    if (pv_node) r = std::max(0, r - 1);
+    if (!pv_node && !improving) ++r;
+    return std::clamp(r, 0, depth - 2);
 }
 
 Worker::NodeState Worker::node_state(int ply) {
