@@ -322,7 +322,6 @@ class Worker {
     /// `n` quiet moves `tried` before it), the counter-move of the move before.
     void reward_quiet_cutoff(Move m, int ply, int depth, const Move* tried, std::size_t n);
 
-    /// The late move reduction of move number i at `depth` (plies), before adjustments.
     /// The late move reduction (plies) of the i-th move (from 0) of a node at depth, for a
     /// quiet move that is no killer, the heart not attacked: none for the first 2 (4 at PV
     /// nodes) nor below depth 3; one less at PV nodes, one more where not improving; at most
@@ -331,6 +330,7 @@ class Worker {
     /// Step 2's cut-off by the table: the stored score where the entry is at least depth
     /// deep and its bound settles the window (alpha, beta); nullopt otherwise.
     std::optional<int> tt_cutoff(const TTHit& hit, int alpha, int beta, int depth, int ply) const;
+    /// The late move reduction of move number i at `depth` (plies), before adjustments.
     static int reduction(int depth, std::size_t i) {
         return kReductions.r[std::min(depth, 63)][std::min<std::size_t>(i, 63)];
     }
