@@ -380,10 +380,18 @@ try:
     # Stepping to each fight shows it.
     ok = True
     for ply in fought:
-        p.execute_script(f'document.querySelector(\'#moves li[data-ply="{ply}"]\').click()')
-        ok &= wait_for(lambda: state(p)['ply'] == ply and not p.find_element(By.ID, 'fight').get_attribute('hidden')
+        # Clicked again while it is not the current move (a click before the list is
+        # redrawn can be lost), as the phone's check below does.
+        pick = (f'const li = document.querySelector(\'#moves li[data-ply="{ply}"]\');'
+                'if (li && !li.classList.contains("current")) li.click();')
+        ok &= bool(wait_for(lambda: p.execute_script(pick) is None and state(p)['ply'] == ply and not p.find_element(By.ID, 'fight').get_attribute('hidden')
                        and p.execute_script(f'return [...document.querySelectorAll("#fight .fight-block")].map(b => b.dataset.ply + ":" + b.querySelectorAll(".fight-rounds tr").length)') ==
-                       [f"{ply}:{len(s['moves'][ply - 1]['spindles'].split()) - 1}"], 10)
+                       [f"{ply}:{len(s['moves'][ply - 1]['spindles'].split()) - 1}"], 10))
+        if not ok:
+            print(f'fight at ply {ply} not shown whole:', p.execute_script(
+                'return [...document.querySelectorAll("#fight .fight-block")].map(b => b.dataset.ply + ":" + '
+                'b.querySelectorAll(".fight-rounds tr").length)'), s['moves'][ply - 1]['spindles'])
+            break
     check(ok, f'every fight of the game is shown whole when its move is picked ({len(fought)} fights)')
     p.save_screenshot('/tmp/klinzha-gui-kinta.png')
     # On a phone the players and their clocks come right after the board, the fight after them.
