@@ -24,7 +24,7 @@ Move Worker::first_by_ordering(int ply) {
 std::optional<Worker::BrsReply> Worker::brs_table_reply(Move tt_move, int ply) {
     if (tt_move.kind() != Move::Normal) return std::nullopt;
     const Man man = pos_.man_on(tt_move.from());
-    if (man == kNoMan) return std::nullopt;
+    if (man == kNoMan || takes_other_opponents_heart(tt_move)) return std::nullopt;
     if (man_colour(man) == pos_.to_move()) {
         if (!is_legal(pos_, tt_move)) return std::nullopt;
         return BrsReply{tt_move, Move(), 1 << 30, is_capture(tt_move)};
@@ -46,9 +46,15 @@ std::size_t Worker::brs_generate(std::vector<BrsReply>& replies, Move tt_move, i
     MoveList l;
     generate_legal(pos_, l);
     if (l.size == 0) return 0;
-    // Step BRS-1. The first opponent moves; the second is idle.
+    // Step BRS-1. The first opponent moves; the second is idle. Neither opponent takes the
+    // other's heart in the layer (takes_other_opponents_heart).
     const OrderContext oc = order_context(tt_move, ply);
-    for (Move m : l) replies.push_back({m, Move(), order_score(oc, m), is_capture(oc, m)});
+    auto add_first = [&](bool all) {
+        for (Move m : l)
+            if (all || !takes_other_opponents_heart(m))
+                replies.push_back({m, Move(), order_score(oc, m), is_capture(oc, m)});
+    };
+    add_first(false);
     // Step BRS-2. The first opponent is idle; the second moves.
     const Move idle = idle_reply(ply);
     pos_.do_move(with_likelier_outcome(idle));
@@ -59,10 +65,12 @@ std::size_t Worker::brs_generate(std::vector<BrsReply>& replies, Move tt_move, i
         // it comes first here too. Equal scores otherwise put the first's replies first.
         const OrderContext oc2 = order_context(tt_move, ply + 1);
         for (Move m : l2)
-            replies.push_back(
-                {idle, m, order_score(oc2, m) - (m == tt_move ? 0 : 1), is_capture(oc2, m)});
+            if (!takes_other_opponents_heart(m))
+                replies.push_back(
+                    {idle, m, order_score(oc2, m) - (m == tt_move ? 0 : 1), is_capture(oc2, m)});
     }
     pos_.undo_move();
+    if (replies.empty()) add_first(true);  // each reply takes a heart: the first's stay
     return l.size;
 }
 

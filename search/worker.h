@@ -401,13 +401,26 @@ class Worker {
     bool second_opponent_moves() const {
         return pos_.to_move() != root_ && pos_.phase() == Phase::Play && !pos_.game_over();
     }
+    /// Whether m, a move of an opponent in the layer, takes the other opponent's heart. The
+    /// layer leaves such replies out: it follows only replies against the root player, so
+    /// the victim never defends its heart in it, and every heart the opponents could take
+    /// from each other counted as taken (the taker holding both armies, the root player's
+    /// worst leaf): the root player spent its moves guarding the opponents' hearts, which
+    /// they guard themselves (issue 28, the sixteenth round: docs/search.md).
+    bool takes_other_opponents_heart(Move m) const {
+        const Colour v = pos_.heart_victim(m);
+        return v != NO_COLOUR && v != root_;
+    }
     /// Step BRS-0: the table's move as a reply of the layer, when it is a legal move of the
     /// first opponent ({move, none}) or of the second after the first's idle reply ({idle,
-    /// move}; the first must have a legal move); nullopt otherwise. Scored first (2^30).
+    /// move}; the first must have a legal move) that takes no opponent's heart; nullopt
+    /// otherwise. Scored first (2^30).
     std::optional<BrsReply> brs_table_reply(Move tt_move, int ply);
     /// Steps BRS-1 and BRS-2: appends every reply of the layer to replies, scored by move
-    /// ordering (the table's move first, either opponent's). Returns the number of the first
-    /// opponent's legal moves (0: it has none, and nothing is appended).
+    /// ordering (the table's move first, either opponent's), but those that take the other
+    /// opponent's heart (takes_other_opponents_heart; unless no other reply is left: then
+    /// the first opponent's moves). Returns the number of the first opponent's legal moves
+    /// (0: it has none, and nothing is appended).
     std::size_t brs_generate(std::vector<BrsReply>& replies, Move tt_move, int ply);
     /// Step BRS-3: plays the reply rp (the i-th of the layer; late quiet ones reduced) and
     /// searches the root player's child by PVS. Returns the score for the layer's mover

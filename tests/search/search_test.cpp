@@ -78,6 +78,20 @@ TEST_CASE("three players: a Best-Reply line is whole, its passes kept as null mo
     CHECK(r.last.pv.back() != Move::null());
 }
 
+TEST_CASE("three players: the opponents' layer never takes the other opponent's heart") {
+    // Blue's rook on e38 can take Black's lone heart on d38. Best-Reply Search follows only
+    // replies against Green, the root player, so Black would never defend there: the layer
+    // leaves that capture out (issue 28), and the line's reply is another of Blue's moves.
+    const char* fen = "3 Hi99,Pi99 Hi11,Pi11,Re38 Hd38,Pg24 g play 0 1";
+    for (int depth : {2, 3, 4}) {
+        auto r = search(fen, depth);
+        REQUIRE(r.last.pv.size() >= 2);
+        Position p = testutil::make(fen);
+        p.do_move(r.last.pv[0]);
+        CHECK(p.heart_victim(r.last.pv[1]) == NO_COLOUR);
+    }
+}
+
 TEST_CASE("50 moves each: every line is a draw, scored 0") {
     // Halfmove 99: the next move that captures nothing ends the game drawn. No captures
     // are possible here.
