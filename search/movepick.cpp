@@ -12,6 +12,7 @@ OrderContext order_context(const Position& pos, const History& h, Move tt, Move 
     o.killer0 = killer0;
     o.killer1 = killer1;
     o.counter = h.counter_move(pos.state().last_move);
+    o.prev = History::last_continuation(pos);
     o.us = pos.to_move();
     o.kinta = pos.kinta();
     o.kinta_odds = kinta_odds;
@@ -42,7 +43,7 @@ int order_score(const Position& pos, const History& h, const OrderContext& o, Mo
     if (m == o.killer0) return (1 << 27) + 2;
     if (m == o.killer1) return (1 << 27) + 1;
     if (m == o.counter) return 1 << 27;
-    return h.score(o.us, m);
+    return h.score(o.us, m) + h.continuation_score(o.prev, History::continuation_index(pos, m));
 }
 
 }  // namespace klinzha

@@ -2,7 +2,8 @@
 //
 // Order (higher first): the transposition table's move, a heart capture, captures of men by
 // victim then attacker (Kinta, SPEC 26: by the fight's expected gain), the two killers, the
-// counter-move, then the history (history.h; placements by the type placed). A node gathers
+// counter-move, then the history and the continuation history of the move before, summed
+// (history.h; placements by the type placed). A node gathers
 // what ordering reads once (OrderContext), scores every move, then picks the best unsearched
 // one at a time (pick_next: most nodes cut off after a few moves, so a full sort wastes work).
 // Source: Stockfish's movepick.cpp (the stages), adapted to this game's captures and hearts.
@@ -20,7 +21,8 @@ namespace klinzha {
 /// What move ordering reads of a node, gathered once (order_score runs for every move).
 struct OrderContext {
     Move tt, killer0, killer1, counter;
-    Bitboard hearts;  ///< cells where a move takes a heart (Position::takeable_hearts)
+    int prev = kNoContinuation;  ///< the continuation index of the move before (history.h)
+    Bitboard hearts;             ///< cells where a move takes a heart (Position::takeable_hearts)
     Colour us;
     bool kinta;
     bool kinta_odds;  ///< Kinta: weigh fights by their odds (false: the sure-win baseline)

@@ -486,6 +486,7 @@ void Worker::reward_quiet_cutoff(Move m, int ply, int depth, const Move* tried, 
         killers_[ply][0] = m;
     }
     history_.reward_quiet(pos_.to_move(), m, tried, n, depth);
+    history_.reward_continuation(pos_, m, tried, n, depth);
     if (Move* slot = history_.counter_slot(pos_.state().last_move)) *slot = m;
 }
 
