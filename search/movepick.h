@@ -3,9 +3,9 @@
 // Order (higher first): the transposition table's move, a heart capture, captures of men by
 // victim then attacker (Kinta, SPEC 26: by the fight's expected gain), the two killers, the
 // counter-move, then the history and the continuation history of the move before, summed
-// (history.h; placements by the type placed). A node gathers
-// what ordering reads once (OrderContext), scores every move, then picks the best unsearched
-// one at a time (pick_next: most nodes cut off after a few moves, so a full sort wastes work).
+// (history.h; placements by the type placed). A node gathers what ordering reads once
+// (OrderContext), scores every move, then picks the best unsearched one at a time
+// (pick_next: most nodes cut off after a few moves, so a full sort wastes work).
 // Source: Stockfish's movepick.cpp (the stages), adapted to this game's captures and hearts.
 #pragma once
 
