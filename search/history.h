@@ -78,8 +78,7 @@ struct History {
     /// a placement or a pass).
     static int continuation_index(const Position& pos, Move m) {
         if (m.kind() != Move::Normal) return kNoContinuation;
-        const Man man = pos.man_on(m.from());
-        return man == kNoMan ? kNoContinuation : man_type(man) * kCells + m.to();
+        return continuation_of(pos.man_on(m.from()), m.to());
     }
     /// The continuation index of the move that led to pos: the man now on its destination
     /// (kNoContinuation when there was none, it was no normal move, or, in Kinta, the
@@ -87,8 +86,11 @@ struct History {
     static int last_continuation(const Position& pos) {
         const Move m = pos.state().last_move;
         if (m.kind() != Move::Normal) return kNoContinuation;
-        const Man man = pos.man_on(m.to());
-        return man == kNoMan ? kNoContinuation : man_type(man) * kCells + m.to();
+        return continuation_of(pos.man_on(m.to()), m.to());
+    }
+    /// The continuation index of `man` arriving on cell `to` (kNoContinuation for kNoMan).
+    static int continuation_of(Man man, Cell to) {
+        return man == kNoMan ? kNoContinuation : man_type(man) * kCells + to;
     }
     /// The continuation score of the move of index `idx` after the move of index `prev`
     /// (0 when either is kNoContinuation).
