@@ -878,6 +878,18 @@ TEST_CASE("referee, Blind: a proposal illegal in the player's own view, or refus
     CHECK(r.outcome[BLUE] == Outcome::Loss);
     CHECK(r.termination.find("refused twice") != std::string::npos);
 
+    // A refusal, then a wall three steps from Green's: played, and the record keeps the
+    // refusal in the move's comment and its list (no record held one: the comment was built
+    // from a list already moved away).
+    Stubborn g4, b4;
+    g4.script = green_setup;
+    b4.script = {"W@i45", "W@i23"};
+    GameRecord k = play_game({&g4, &b4}, cfg);
+    REQUIRE(k.moves.size() == 10);
+    CHECK(k.moves[9].move == "W@i23");
+    CHECK(k.moves[9].refused == std::vector<std::string>{"W@i45"});
+    CHECK(k.moves[9].comment.find("refused W@i45") != std::string::npos);
+
     // The cap: at most N refusals a turn.
     Stubborn g3, b3;
     g3.script = green_setup;

@@ -571,7 +571,10 @@ GameRecord Referee::run() {
         t = adjudicate(r);
         if (t == Turn::Over) break;
         if (t == Turn::Next) continue;
-        record_move(k, comment_of(r, refused), std::move(refused));
+        // The comment first: an argument's evaluation order is unspecified, and GCC moved the
+        // refusals out before comment_of read them (no record held a refusal).
+        std::string comment = comment_of(r, refused);
+        record_move(k, comment, std::move(refused));
         if (draw_adjudicated_) {
             finish_draw("adjudication: draw by score");
             break;
