@@ -573,7 +573,7 @@ GameRecord Referee::run() {
         if (t == Turn::Next) continue;
         // The comment first: an argument's evaluation order is unspecified, and GCC moved the
         // refusals out before comment_of read them (no record held a refusal).
-        std::string comment = comment_of(r, refused);
+        const std::string comment = comment_of(r, refused);
         record_move(k, comment, std::move(refused));
         if (draw_adjudicated_) {
             finish_draw("adjudication: draw by score");
