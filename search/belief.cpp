@@ -175,8 +175,8 @@ bool Belief::advance_own(const Observation& o, const std::vector<std::string>& t
         stats_.dropped += live_.size();
         return false;
     }
-    for (auto& [at, moves] : refusals_)
-        if (at == tok) filter_refusals(next, moves);
+    for (const Refusals& r : refusals_)
+        if (r.token == tok) filter_refusals(next, r.moves);
     std::vector<Board> done;
     for (Board& b : next)
         if (play_own(b.pos, o, tokens, tok)) done.push_back(std::move(b));
@@ -621,6 +621,14 @@ void Belief::note_refused_cells(const blind::View& view) {
     }
 }
 
+int Belief::refused_on(Cell sq, int since) const {
+    int n = 0;
+    for (const Refusals& r : refusals_)
+        if (r.observation >= since)
+            for (Move m : r.moves) n += m.kind() == Move::Normal && m.to() == sq;
+    return n;
+}
+
 void Belief::note_heart_odds(const Observation& o) {
     if (live_.empty() || o.move.kind() != Move::Normal) return;
     int on = 0;
@@ -641,9 +649,10 @@ bool Belief::update(const blind::View& view, const Params& params,
     // the beginning still knows them).
     if (!view.refused().empty()) {
         bool found = false;
-        for (auto& [at, moves] : refusals_)
-            if (at == tokens.size()) moves = view.refused(), found = true;
-        if (!found) refusals_.emplace_back(tokens.size(), view.refused());
+        for (Refusals& r : refusals_)
+            if (r.token == tokens.size()) r.moves = view.refused(), found = true;
+        if (!found)
+            refusals_.push_back({tokens.size(), int(view.history().size()), view.refused()});
     }
     const auto& history = view.history();
     std::size_t tok = read_.size();

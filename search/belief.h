@@ -90,6 +90,12 @@ class Belief {
     /// one of the viewer's men there: `?x<cell>`, SPEC 25), -1 never. That cell's last_stood()
     /// is -1 from then: a heart its taker carried may have been left there.
     int seen(Cell sq) const { return seen_[sq]; }
+    /// The viewer's proposals ending on `sq` (normal moves) that the arbiter refused in its
+    /// turns from observation `since` on, the present turn's included (SPEC 25): each says
+    /// that an opposing man, a wall's zone or a man on the way barred it, so the cell was not
+    /// to be reached that way then. Counted over the whole game the view holds (kept across
+    /// restarts). Raises nothing.
+    int refused_on(Cell sq, int since) const;
     /// How far the boards' opposing hearts can be trusted, in (0, 1]: (1 + hearts our
     /// moves took) / (1 + hearts the boards expected them to take), at most 1; the
     /// expectation sums, over our moves read, the share of the boards (before the move) on
@@ -212,8 +218,13 @@ class Belief {
     double hearts_expected_ = 0;      ///< heart_odds(): what the boards expected of them
     std::vector<Board> live_;
     std::array<std::vector<std::vector<Move>>, kColours> pool_;  ///< setups per colour
-    /// Refused proposals remembered by the index of the own token they came before.
-    std::vector<std::pair<std::size_t, std::vector<Move>>> refusals_;
+    /// The proposals refused in one of the viewer's turns.
+    struct Refusals {
+        std::size_t token;  ///< the index of the own token they came before
+        int observation;    ///< the index of the viewer's ply they came before
+        std::vector<Move> moves;
+    };
+    std::vector<Refusals> refusals_;
     Stats stats_;
 };
 

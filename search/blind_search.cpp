@@ -140,6 +140,10 @@ std::array<double, kCells> BlindSearch::hunt_values(const Belief& belief, int si
         value[std::size_t(sq)] = lone * std::max(cell_exploration(belief, since, Cell(sq)) *
                                                      (0.5 * home[std::size_t(sq)] + boards),
                                                  boards);
+        // Each refusal of a proposal to the cell halves it: the sweep's paths (our men alone
+        // in the way) do not see what barred it, and would send us there again and again.
+        if (const int r = belief.refused_on(Cell(sq), since))
+            value[std::size_t(sq)] *= std::pow(kRefusedDecay, std::min(r, 30));
     }
     return value;
 }

@@ -135,11 +135,16 @@ class BlindSearch {
     /// few cells and may all miss the true one, so a cell one board in a hundred holds
     /// weighs little more than its prior). The prior: the most of Belief::home_prior over
     /// the opponents still in, or 1 where an opposing man took one of ours (Belief::seen).
+    /// Each proposal to the cell refused from `since` on multiplies its value by
+    /// kRefusedDecay (a cell the sweep cannot reach by the paths it sees holds it back).
     static std::array<double, kCells> hunt_values(const Belief& belief, int since,
                                                   const Position& v, Colour us, double lone,
                                                   const std::array<double, kCells>& held);
     /// hunt_values: the share of the lone-heart boards on one cell that weighs fully.
     static constexpr double kHeldFull = 0.1;
+    /// hunt_values: a cell's value is multiplied by this for each proposal ending there that
+    /// the arbiter refused from `since` on (Belief::refused_on).
+    static constexpr double kRefusedDecay = 0.5;
 
     explicit BlindSearch(Searcher& searcher) : searcher_(searcher) {}
     ~BlindSearch();

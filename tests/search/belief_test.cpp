@@ -553,6 +553,52 @@ TEST_CASE("blind search: the hunt trusts a cell the boards hold by how many hold
     CHECK(checked > 10);
 }
 
+TEST_CASE("blind search: each refusal of a proposal to a cell halves the hunt's value of it") {
+    // BlindSearch::hunt_values before and after the arbiter refuses up to three proposals of
+    // the turn (those the whole position does not allow, SPEC 25): a cell no refused
+    // proposal ends on keeps its value; one that k of them end on weighs 2^-k of it at most
+    // (exactly that where no refusal was a bare step, which rules the cell out altogether).
+    int halved = 0, kept = 0;
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        testing::BlindGame g(2, blind_rules(), seed * 577, 140);
+        const Colour me = Colour(seed % 2);
+        Belief belief(seed);
+        const Belief::Params params = small_params(16, 2);
+        play_turns(
+            g, me, belief, params, [] {},
+            [&](const blind::View& v) {
+                const int since = belief.observed() - BlindSearch::kExploreWindow;
+                if (since < 0) return;
+                const auto before =
+                    BlindSearch::hunt_values(belief, since, v.position(), me, 1.0, {});
+                blind::View refused = v;
+                if (refuse_illegal(refused, g.pos, 3) == 0) return;
+                REQUIRE(belief.update(refused, params, [] { return true; }));
+                const auto after =
+                    BlindSearch::hunt_values(belief, since, v.position(), me, 1.0, {});
+                std::array<int, kCells> k{};
+                for (Move m : refused.refused())
+                    if (m.kind() == Move::Normal) ++k[m.to()];
+                for (int sq = 0; sq < kCells; ++sq) {
+                    const std::size_t i = std::size_t(sq);
+                    CAPTURE(geo::cell_name(Cell(sq)));
+                    const double bound = before[i] * std::pow(0.5, k[i]);
+                    CHECK(after[i] <= bound + 1e-12);
+                    if (k[i] == 0) {
+                        CHECK(after[i] == doctest::Approx(before[i]));
+                        kept += before[i] > 0;
+                    } else if (after[i] > 0) {
+                        CHECK(after[i] == doctest::Approx(bound));
+                        ++halved;
+                    }
+                }
+            });
+    }
+    MESSAGE(halved << " refused cells halved, " << kept << " cells kept");
+    CHECK(halved > 5);
+    CHECK(kept > 100);
+}
+
 namespace {
 
 /// The last report of each line of a search of p with `tt` cleared first (the same search
