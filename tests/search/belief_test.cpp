@@ -92,6 +92,27 @@ void play_turns(testing::BlindGame& g, Colour me, Belief& belief, const Belief::
     }
 }
 
+/// The hunt's turns of two-player random blind games, seeds 1..seeds (the game's seed times
+/// `mult`, at most `plies` plies), `me` = seed mod 2 with a fresh belief of 16 boards and 2
+/// setups per opponent: at each of me's turns in play from the hunt's window on (the
+/// observations read at least BlindSearch::kExploreWindow), at_turn(g, view, belief, params,
+/// since, me), since = observed - kExploreWindow.
+template <class AtTurn>
+void over_hunt_turns(int seeds, std::uint64_t mult, int plies, AtTurn at_turn) {
+    for (std::uint64_t seed = 1; seed <= std::uint64_t(seeds); ++seed) {
+        testing::BlindGame g(2, blind_rules(), seed * mult, plies);
+        const Colour me = Colour(seed % 2);
+        Belief belief(seed);
+        const Belief::Params params = small_params(16, 2);
+        play_turns(
+            g, me, belief, params, [] {},
+            [&](const blind::View& v) {
+                const int since = belief.observed() - BlindSearch::kExploreWindow;
+                if (since >= 0) at_turn(g, v, belief, params, since, me);
+            });
+    }
+}
+
 /// Refuses in v, in the order of its proposals, up to `limit` of those the whole position
 /// `whole` does not allow (as the arbiter would, SPEC 25); returns how many it refused.
 int refuse_illegal(blind::View& v, const Position& whole, int limit) {
@@ -523,33 +544,25 @@ TEST_CASE("blind search: the hunt trusts a cell the boards hold by how many hold
     // while one held by a single board in a hundred does not (the boards crowd on a few cells
     // and may all miss the true one; the heart stands mostly near where it was placed).
     int checked = 0;
-    for (std::uint64_t seed = 1; seed <= 2; ++seed) {
-        testing::BlindGame g(2, blind_rules(), seed * 433, 120);
-        const Colour me = Colour(seed % 2), them = Colour(1 - me);
-        Belief belief(seed);
-        const Belief::Params params = small_params(16, 2);
-        play_turns(
-            g, me, belief, params, [] {},
-            [&](const blind::View& v) {
-                const int since = belief.observed() - BlindSearch::kExploreWindow;
-                if (since < 0) return;
-                Cell ours = NO_CELL, theirs = NO_CELL;
-                for (int sq = 0; sq < kCells; ++sq) {
-                    if (belief.last_stood(Cell(sq)) >= 0 || belief.seen(Cell(sq)) >= 0) continue;
-                    if (test(geo::region(me), Cell(sq))) ours = Cell(sq);
-                    if (test(geo::region(them), Cell(sq))) theirs = Cell(sq);
-                }
-                if (ours == NO_CELL || theirs == NO_CELL) return;
-                std::array<double, kCells> held{};
-                held[ours] = 0.3;
-                auto value = BlindSearch::hunt_values(belief, since, v.position(), me, 1.0, held);
-                CHECK(value[ours] > value[theirs]);
-                held[ours] = 0.01;
-                value = BlindSearch::hunt_values(belief, since, v.position(), me, 1.0, held);
-                CHECK(value[ours] < value[theirs]);
-                ++checked;
-            });
-    }
+    over_hunt_turns(
+        2, 433, 120, [&](auto&, const blind::View& v, Belief& belief, auto&, int since, Colour me) {
+            const Colour them = Colour(1 - me);
+            Cell ours = NO_CELL, theirs = NO_CELL;
+            for (int sq = 0; sq < kCells; ++sq) {
+                if (belief.last_stood(Cell(sq)) >= 0 || belief.seen(Cell(sq)) >= 0) continue;
+                if (test(geo::region(me), Cell(sq))) ours = Cell(sq);
+                if (test(geo::region(them), Cell(sq))) theirs = Cell(sq);
+            }
+            if (ours == NO_CELL || theirs == NO_CELL) return;
+            std::array<double, kCells> held{};
+            held[ours] = 0.3;
+            auto value = BlindSearch::hunt_values(belief, since, v.position(), me, 1.0, held);
+            CHECK(value[ours] > value[theirs]);
+            held[ours] = 0.01;
+            value = BlindSearch::hunt_values(belief, since, v.position(), me, 1.0, held);
+            CHECK(value[ours] < value[theirs]);
+            ++checked;
+        });
     CHECK(checked > 10);
 }
 
@@ -559,41 +572,32 @@ TEST_CASE("blind search: each refusal of a proposal to a cell halves the hunt's 
     // proposal ends on keeps its value; one that k of them end on weighs 2^-k of it at most
     // (exactly that where no refusal was a bare step, which rules the cell out altogether).
     int halved = 0, kept = 0;
-    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-        testing::BlindGame g(2, blind_rules(), seed * 577, 140);
-        const Colour me = Colour(seed % 2);
-        Belief belief(seed);
-        const Belief::Params params = small_params(16, 2);
-        play_turns(
-            g, me, belief, params, [] {},
-            [&](const blind::View& v) {
-                const int since = belief.observed() - BlindSearch::kExploreWindow;
-                if (since < 0) return;
-                const auto before =
-                    BlindSearch::hunt_values(belief, since, v.position(), me, 1.0, {});
-                blind::View refused = v;
-                if (refuse_illegal(refused, g.pos, 3) == 0) return;
-                REQUIRE(belief.update(refused, params, [] { return true; }));
-                const auto after =
-                    BlindSearch::hunt_values(belief, since, v.position(), me, 1.0, {});
-                std::array<int, kCells> k{};
-                for (Move m : refused.refused())
-                    if (m.kind() == Move::Normal) ++k[m.to()];
-                for (int sq = 0; sq < kCells; ++sq) {
-                    const std::size_t i = std::size_t(sq);
-                    CAPTURE(geo::cell_name(Cell(sq)));
-                    const double bound = before[i] * std::pow(0.5, k[i]);
-                    CHECK(after[i] <= bound + 1e-12);
-                    if (k[i] == 0) {
-                        CHECK(after[i] == doctest::Approx(before[i]));
-                        kept += before[i] > 0;
-                    } else if (after[i] > 0) {
-                        CHECK(after[i] == doctest::Approx(bound));
-                        ++halved;
-                    }
+    over_hunt_turns(
+        3, 577, 140,
+        [&](const testing::BlindGame& g, const blind::View& v, Belief& belief,
+            const Belief::Params& params, int since, Colour me) {
+            const auto before = BlindSearch::hunt_values(belief, since, v.position(), me, 1.0, {});
+            blind::View refused = v;
+            if (refuse_illegal(refused, g.pos, 3) == 0) return;
+            REQUIRE(belief.update(refused, params, [] { return true; }));
+            const auto after = BlindSearch::hunt_values(belief, since, v.position(), me, 1.0, {});
+            std::array<int, kCells> k{};
+            for (Move m : refused.refused())
+                if (m.kind() == Move::Normal) ++k[m.to()];
+            for (int sq = 0; sq < kCells; ++sq) {
+                const std::size_t i = std::size_t(sq);
+                CAPTURE(geo::cell_name(Cell(sq)));
+                const double bound = before[i] * std::pow(0.5, k[i]);
+                CHECK(after[i] <= bound + 1e-12);
+                if (k[i] == 0) {
+                    CHECK(after[i] == doctest::Approx(before[i]));
+                    kept += before[i] > 0;
+                } else if (after[i] > 0) {
+                    CHECK(after[i] == doctest::Approx(bound));
+                    ++halved;
                 }
-            });
-    }
+            }
+        });
     MESSAGE(halved << " refused cells halved, " << kept << " cells kept");
     CHECK(halved > 5);
     CHECK(kept > 100);
