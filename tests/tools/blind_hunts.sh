@@ -8,7 +8,9 @@
 # tests/data/blind_hunts_vs.pgn: round 201 (the queen leaves the heart on g36 at ply 24,
 # blind takes it at once: 1) and round 119 (drawn by the move count). Rank-sum by hand:
 # ranks 0:1, 1:2, 5:3, the two draws 4.5 each; U = 8.5 - 6 = 2.5, mean 3, sd sqrt(3):
-# z = -0.29.
+# z = -0.29. Armies reduced to pawns and walls: round 360 alone (blind ends with Pf26, Ph13,
+# Pi12 and Wi88 beside its heart), drawn by the move count; none in the --vs records (round
+# 119 keeps a rook and a knight to the end).
 # Usage: blind_hunts.sh <repo> <build dir>
 set -euo pipefail
 repo="$1"
@@ -20,6 +22,8 @@ echo "$out"
 source "$(dirname "$0")/expect.sh"
 expect "records: games 4, won-lost-drawn 2-1-1 (move-count draws 1); hunts 3, mean 35.00 moves, 25 or more 1 (33.3%), 50 or more 1 (33.3%)"
 expect "--vs: games 2, won-lost-drawn 1-0-1 (move-count draws 1); hunts 2, mean 50.50 moves, 25 or more 1 (50.0%), 50 or more 1 (50.0%)"
+expect "records: armies reduced to pawns and walls: games 1, won-lost-drawn 0-0-1 (move-count draws 1)"
+expect "--vs: armies reduced to pawns and walls: games 0, won-lost-drawn 0-0-0 (move-count draws 0)"
 expect "rank-sum z of the hunts (above 0: the records hunt longer): -0.29"
 # A klinzha that cannot run is an error with a message, not a crash.
 expect_no_klinzha "$repo/tools/match/blind_hunts.py" "$repo/tests/data/blind_hunts.pgn"

@@ -15,7 +15,10 @@ count (SPEC 7) counts as the longest hunt (HUNT_CAP moves in the mean). Lost gam
 draws, count no hunt.
 
 Prints, per set: games, won-lost-drawn and the move-count draws; hunts, their mean (a
-move-count draw as HUNT_CAP), and how many took 25 moves or more, and 50 or more. With --vs,
+move-count draw as HUNT_CAP), and how many took 25 moves or more, and 50 or more; then the
+games in which NAME's army fell, at some position of play, to pawns and walls (no queen,
+rook, bishop or knight: slow hunters; half the move-count draws of issue 28's nineteenth
+round), with their won-lost-drawn and move-count draws. With --vs,
 also the rank-sum (Mann-Whitney) z of the first set's hunts against the second's, ties
 shared, normal approximation: above 0 when the first set's hunts are longer. Errors: an
 unreadable file raises OSError; a klinzha that cannot be run ends the program with a message
@@ -52,9 +55,21 @@ def hunt(positions, me):
                if positions[i - 1][5] == 'gb'[me])
 
 
+def pawns_and_walls(positions, me):
+    """Whether at some position of play colour index me had no queen, rook, bishop or knight."""
+    for p in positions:
+        men = p[2 + me].split(',') if p[2 + me] != '-' else []
+        if p[6] == 'play' and not any(m[0] in 'QRBN' for m in men):
+            return True
+    return False
+
+
 def read_set(paths, engine, klinzha):
-    """{'won','lost','drawn','count_draws','skipped'} and the hunts of the records in paths."""
-    out = dict(won=0, lost=0, drawn=0, count_draws=0, skipped=0, hunts=[])
+    """{'won','lost','drawn','count_draws','skipped','reduced'} and the hunts of the records in
+    paths; 'reduced' counts the games whose army fell to pawns and walls by result (W, L, D)
+    and the move-count draws among them (C)."""
+    out = dict(won=0, lost=0, drawn=0, count_draws=0, skipped=0, hunts=[],
+               reduced=dict(W=0, L=0, D=0, C=0))
     for path in paths:
         for r in records(path):
             seats = [tag(r, 'Green'), tag(r, 'Blue')]
@@ -62,23 +77,22 @@ def read_set(paths, engine, klinzha):
                 continue
             me = seats.index(engine)
             result, term = tag(r, 'Result'), tag(r, 'Termination')
-            if result == '1/2-1/2':
-                out['drawn'] += 1
-                if 'moves-each' in term:
-                    out['count_draws'] += 1
-                    out['hunts'].append(DRAWN)
-                continue
-            if result != ('1-0' if me == 0 else '0-1'):
-                out['lost'] += 1
-                continue
-            out['won'] += 1
-            if term != 'heart capture':
-                continue
+            won = result == ('1-0' if me == 0 else '0-1')
+            outcome = 'D' if result == '1/2-1/2' else ('W' if won else 'L')
+            out[dict(W='won', L='lost', D='drawn')[outcome]] += 1
+            count_draw = outcome == 'D' and 'moves-each' in term
+            if count_draw:
+                out['count_draws'] += 1
+                out['hunts'].append(DRAWN)
             positions = replay(r, klinzha, 'blind_hunts.py')
             if positions is None:
                 out['skipped'] += 1
                 continue
-            out['hunts'].append(hunt(positions, me))
+            if pawns_and_walls(positions, me):
+                out['reduced'][outcome] += 1
+                out['reduced']['C'] += count_draw
+            if won and term == 'heart capture':
+                out['hunts'].append(hunt(positions, me))
     return out
 
 
@@ -111,6 +125,9 @@ def report(label, s):
           f"25 or more {long25} ({100 * long25 / max(n, 1):.1f}%), 50 or more {long50} "
           f"({100 * long50 / max(n, 1):.1f}%)" +
           (f"; skipped {s['skipped']}" if s['skipped'] else ''))
+    red = s['reduced']
+    print(f"{label}: armies reduced to pawns and walls: games {red['W'] + red['L'] + red['D']}, "
+          f"won-lost-drawn {red['W']}-{red['L']}-{red['D']} (move-count draws {red['C']})")
 
 
 def main():
