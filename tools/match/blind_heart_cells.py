@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """tools/match/blind_heart_cells.py: where the opponent's lone heart stood while a blind engine
 hunted it, by the move count: the rate at which a free cell of each kind held it (issue 28's
-measure of the hunt's prior, BlindSearch::hunt_prior, SPEC 25).
+measure of the hunt's prior, BlindSearch::hunt_values, SPEC 25).
 
     blind_heart_cells.py RECORDS.pgn... [--engine NAME] [--klinzha PATH]
                                         (defaults: NAME blind, PATH build/release/klinzha)
@@ -25,7 +25,7 @@ import argparse
 import collections
 
 from won_draws import games as records  # the records of a file, one string each
-from won_draws import replay, tag
+from won_draws import men, replay, tag
 
 BUCKETS = (0, 15, 30, 60)  # halfmove buckets' lower bounds, plies
 FAR = 6  # steps counted together from here on
@@ -83,10 +83,6 @@ def steps_from(colour):
 STEPS = {c: steps_from(c) for c in 'gb'}
 
 
-def men(field):
-    return [] if field == '-' else field.split(',')
-
-
 def kind(cell, opp, last, ply):
     """The kind of a free cell (module comment) at position index ply."""
     d = min(STEPS[opp][cell], FAR)
@@ -140,7 +136,7 @@ def main():
     for path in args.records:
         for r in records(path):
             seats = [tag(r, 'Green'), tag(r, 'Blue')]
-            if args.engine not in seats:
+            if tag(r, 'Players') != '2' or args.engine not in seats:
                 continue
             positions = replay(r, args.klinzha, 'blind_heart_cells.py')
             if not positions:

@@ -28,7 +28,7 @@ import argparse
 import math
 
 from won_draws import games as records  # the records of a file, one string each
-from won_draws import replay, tag
+from won_draws import men as men_of, replay, tag
 
 HUNT_CAP = 100  # a move-count draw's weight in the mean (our moves)
 DRAWN = 10**6  # a move-count draw's hunt, longer than any played
@@ -40,7 +40,7 @@ def hunt(positions, me):
     opp = 1 - me
     start = None
     for i, p in enumerate(positions):
-        men = p[2 + opp].split(',') if p[2 + opp] != '-' else []
+        men = men_of(p[2 + opp])
         heart = [m[1:] for m in men if m[0] == 'H']
         if not heart or p[6] != 'play':
             continue
@@ -58,8 +58,7 @@ def hunt(positions, me):
 def pawns_and_walls(positions, me):
     """Whether at some position of play colour index me had no queen, rook, bishop or knight."""
     for p in positions:
-        men = p[2 + me].split(',') if p[2 + me] != '-' else []
-        if p[6] == 'play' and not any(m[0] in 'QRBN' for m in men):
+        if p[6] == 'play' and not any(m[0] in 'QRBN' for m in men_of(p[2 + me])):
             return True
     return False
 

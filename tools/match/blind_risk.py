@@ -34,7 +34,7 @@ import math
 import subprocess
 
 from won_draws import games as records  # the records of a file, one string each
-from won_draws import replay, tag
+from won_draws import men, replay, tag
 
 
 class Perft:
@@ -88,7 +88,7 @@ def game_risk(positions, me, perft, by_type):
     for p in positions[:-1]:
         if p[6] != 'play' or p[5] != 'gb'[opp]:
             continue
-        ours = p[2 + me].split(',') if p[2 + me] != '-' else []
+        ours = men(p[2 + me])
         heart = [m[1:] for m in ours if m[0] == 'H']
         if not heart:
             continue
@@ -97,7 +97,7 @@ def game_risk(positions, me, perft, by_type):
             continue
         takes = [m for m in moves if m.rstrip('h').endswith(heart[0])]
         share = len(takes) / len(moves)
-        theirs = p[2 + opp].split(',') if p[2 + opp] != '-' else []
+        theirs = men(p[2 + opp])
         for m in takes:
             letter = next((x[0] for x in theirs if x[0] != 'H' and x[1:] == m[:3]), '?')
             by_type[letter] = by_type.get(letter, 0.0) + 1.0 / len(moves)

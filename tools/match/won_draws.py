@@ -10,8 +10,9 @@ Reads klinzha-match records (-pgnout): the Termination tag and the move comments
 `{+3.12/10 0.101s}` (score for the mover in pawns). Prints: games, draws by the move-count
 rule, of them "won" ones, and the share. Errors: an unreadable file raises OSError.
 
-games() (the records of a file), tag() (a record's PGN tag) and replay() (a record's positions
-by `klinzha replay`) serve first_heart.py, blind_hunts.py and blind_risk.py too.
+games() (the records of a file), tag() (a record's PGN tag), replay() (a record's positions
+by `klinzha replay`) and men() (a colour field's men) serve first_heart.py, blind_hunts.py,
+blind_risk.py and blind_heart_cells.py too.
 """
 import argparse
 import re
@@ -46,6 +47,12 @@ def replay(record, klinzha, tool):
     if run.returncode != 0:
         return None
     return [f for f in (line.split() for line in run.stdout.splitlines()) if len(f) == 9]
+
+
+def men(field):
+    """The men of one colour field of a position string (SPEC 10: 'Hi99,Qi67,...' or '-'),
+    each '<letter><cell>'; [] for '-'."""
+    return [] if field == '-' else field.split(',')
 
 
 def main():
