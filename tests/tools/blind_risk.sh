@@ -28,23 +28,34 @@ while read -r line; do
   [ $# -eq 9 ] || continue
   me="${colour[$((game - 1))]}"
   [ "$7" = play ] && [ "$6" != "$me" ] || continue
-  if [ "$me" = g ]; then ours="$3"; else ours="$4"; fi
+  if [ "$me" = g ]; then ours="$3"; theirs="$4"; else ours="$4"; theirs="$3"; fi
   heart="$(tr ',' '\n' <<< "$ours" | sed -n 's/^H//p')"
   [ -n "$heart" ] || continue
-  turns+=("$game	$2 $3 $4 $5 $6 $7 $8 $9	$heart")
+  left="$(tr ',' '\n' <<< "$theirs" | grep -c '^[QRBNPW]' || true)"
+  turns+=("$game	$2 $3 $4 $5 $6 $7 $8 $9	$heart	$left")
 done < <("$k" replay "$pgn")
 shares=""
+by_men=""
 for t in "${turns[@]}"; do
-  IFS=$'\t' read -r g pos heart <<< "$t"
+  IFS=$'\t' read -r g pos heart left <<< "$t"
   counts="$("$k" perft 1 "$pos" | awk -v h="$heart" -F: '/^[a-z0-9@]+: [0-9]+$/ {n++; m=$1; sub(/h$/, "", m);
             if (substr(m, length(m) - 2) == h) t++} END {print n + 0, t + 0}')"
   shares+="$g $counts"$'\n'
+  by_men+="$left $counts"$'\n'
 done
 want="$(awk 'NF == 3 && $2 > 0 {if (!($1 in s)) s[$1] = 1; s[$1] *= 1 - $3 / $2; n++; p += $3 / $2}
              END {for (g in s) e += 1 - s[g]; printf "expected %.2f", e;
                   printf " +- X; opponent turns %d, mean p %.5f\n", n, p / n}' <<< "$shares")"
 echo "computed here: $want"
 expect "records: games 4, heart losses 1, ${want%% +- X*}"
+# Per count of the random player's men left (its heart aside, read from the position's
+# field): its turns, the sum of p, and that per 1,000 turns, most men first.
+men_want="$(awk 'NF == 3 && $2 > 0 {t[$1]++; e[$1] += $3 / $2}
+                 END {for (k = 9; k >= 0; k--) if (k in t)
+                        printf "%s%d men %d turns %.2f (%.2f per 1,000)", (n++ ? "; " : ""),
+                               k, t[k], e[k], 1000 * e[k] / t[k]; print ""}' <<< "$by_men")"
+echo "computed here: $men_want"
+expect "records by the opponent's men left (its heart aside): $men_want"
 expect "opponent turns ${want##*opponent turns }"
 # Round 135 was lost to a capture of the heart: the last turn's p is above 0, so is the sum.
 if awk '{e += $0} END {exit !(e > 0)}' <<< "$(sed -n 's/.*expected \([0-9.]*\) .*/\1/p' <<< "${out%%$'\n'*}")"; then

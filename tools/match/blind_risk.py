@@ -23,7 +23,10 @@ destination (the move string less a trailing `h`) is the heart's cell.
 
 Prints, per set: games, heart losses counted, the expected ones (sum of P) with the standard
 error of that sum over games (sqrt(n) x the standard deviation of P), the opponent's turns
-and the mean p per turn, and the expected losses by the taker's piece letter (SPEC 2). With
+and the mean p per turn, the expected losses by the taker's piece letter (SPEC 2), and on a
+second line, by the number of men the opponent had left (its heart aside), its turns, the
+sum of p over them and that sum per 1,000 turns (a random mover with few men picks each of
+them more often: issue 28's twentieth round, docs/search.md). With
 --vs, also z = (difference of the mean P per game) / (its standard error, Welch): above 0
 when the first set's heart was more open. Errors: an unreadable file raises OSError; a
 klinzha that cannot be run ends the program with a message (exit 1); a record that
@@ -80,9 +83,10 @@ class Perft:
 
 
 
-def game_risk(positions, me, perft, by_type):
+def game_risk(positions, me, perft, by_type, by_men):
     """P = 1 - prod(1 - p) over the opponent's turns in play (colour index me is ours);
-    also the turns and the sum of p. by_type (letter -> expected takes) is added to."""
+    also the turns and the sum of p. by_type (letter -> expected takes) and by_men (the
+    opponent's men left, its heart aside -> [turns, sum of p]) are added to."""
     opp = 1 - me
     survive, turns, total = 1.0, 0, 0.0
     for p in positions[:-1]:
@@ -98,6 +102,9 @@ def game_risk(positions, me, perft, by_type):
         takes = [m for m in moves if m.rstrip('h').endswith(heart[0])]
         share = len(takes) / len(moves)
         theirs = men(p[2 + opp])
+        row = by_men.setdefault(sum(1 for x in theirs if x[0] != 'H'), [0, 0.0])
+        row[0] += 1
+        row[1] += share
         for m in takes:
             letter = next((x[0] for x in theirs if x[0] != 'H' and x[1:] == m[:3]), '?')
             by_type[letter] = by_type.get(letter, 0.0) + 1.0 / len(moves)
@@ -108,7 +115,8 @@ def game_risk(positions, me, perft, by_type):
 
 
 def read_set(paths, engine, klinzha, perft):
-    s = {'games': 0, 'lost': 0, 'skipped': 0, 'P': [], 'turns': 0, 'p': 0.0, 'type': {}}
+    s = {'games': 0, 'lost': 0, 'skipped': 0, 'P': [], 'turns': 0, 'p': 0.0, 'type': {},
+         'men': {}}
     for path in paths:
         for g in records(path):
             if tag(g, 'Players') not in ('', '2') or engine not in (tag(g, 'Green'),
@@ -122,7 +130,7 @@ def read_set(paths, engine, klinzha, perft):
             s['games'] += 1
             if tag(g, 'Result') == ('0-1', '1-0')[me] and 'heart' in tag(g, 'Termination'):
                 s['lost'] += 1
-            P, turns, total = game_risk(positions, me, perft, s['type'])
+            P, turns, total = game_risk(positions, me, perft, s['type'], s['men'])
             s['P'].append(P)
             s['turns'] += turns
             s['p'] += total
@@ -146,6 +154,9 @@ def report(label, s):
           f'{sum(s["P"]):.2f} +- {math.sqrt(n * var):.2f} '
           f'({100.0 * sum(s["P"]) / max(n, 1):.2f}% of games); opponent turns {s["turns"]}, '
           f'mean p {s["p"] / max(s["turns"], 1):.5f}; by taker: {types}')
+    rows = '; '.join(f'{k} men {t} turns {e:.2f} ({1000.0 * e / t:.2f} per 1,000)'
+                     for k, (t, e) in sorted(s['men'].items(), reverse=True))
+    print(f'{label} by the opponent\'s men left (its heart aside): {rows}')
 
 
 def main():
