@@ -25,7 +25,7 @@ import argparse
 import collections
 
 from won_draws import games as records  # the records of a file, one string each
-from won_draws import men, replay, tag
+from won_draws import men, replay, tag, two_player
 
 BUCKETS = (0, 15, 30, 60)  # halfmove buckets' lower bounds, plies
 FAR = 6  # steps counted together from here on
@@ -136,7 +136,7 @@ def main():
     for path in args.records:
         for r in records(path):
             seats = [tag(r, 'Green'), tag(r, 'Blue')]
-            if tag(r, 'Players') != '2' or args.engine not in seats:
+            if not two_player(r) or args.engine not in seats:
                 continue
             positions = replay(r, args.klinzha, 'blind_heart_cells.py')
             if not positions:

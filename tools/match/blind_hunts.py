@@ -28,7 +28,7 @@ import argparse
 import math
 
 from won_draws import games as records  # the records of a file, one string each
-from won_draws import men as men_of, replay, tag
+from won_draws import men as men_of, replay, tag, two_player
 
 HUNT_CAP = 100  # a move-count draw's weight in the mean (our moves)
 DRAWN = 10**6  # a move-count draw's hunt, longer than any played
@@ -72,7 +72,7 @@ def read_set(paths, engine, klinzha):
     for path in paths:
         for r in records(path):
             seats = [tag(r, 'Green'), tag(r, 'Blue')]
-            if tag(r, 'Players') != '2' or engine not in seats:
+            if not two_player(r) or engine not in seats:
                 continue
             me = seats.index(engine)
             result, term = tag(r, 'Result'), tag(r, 'Termination')

@@ -37,7 +37,7 @@ import math
 import subprocess
 
 from won_draws import games as records  # the records of a file, one string each
-from won_draws import men, replay, tag
+from won_draws import men, replay, tag, two_player
 
 
 class Perft:
@@ -119,8 +119,7 @@ def read_set(paths, engine, klinzha, perft):
          'men': {}}
     for path in paths:
         for g in records(path):
-            if tag(g, 'Players') not in ('', '2') or engine not in (tag(g, 'Green'),
-                                                                    tag(g, 'Blue')):
+            if not two_player(g) or engine not in (tag(g, 'Green'), tag(g, 'Blue')):
                 continue
             me = 0 if tag(g, 'Green') == engine else 1
             positions = replay(g, klinzha, 'blind_risk.py')

@@ -10,8 +10,9 @@ Reads klinzha-match records (-pgnout): the Termination tag and the move comments
 `{+3.12/10 0.101s}` (score for the mover in pawns). Prints: games, draws by the move-count
 rule, of them "won" ones, and the share. Errors: an unreadable file raises OSError.
 
-games() (the records of a file), tag() (a record's PGN tag), replay() (a record's positions
-by `klinzha replay`) and men() (a colour field's men) serve first_heart.py, blind_hunts.py,
+games() (the records of a file), tag() (a record's PGN tag), two_player() (whether it is a
+two-player game), replay() (a record's positions by `klinzha replay`) and men() (a colour
+field's men) serve first_heart.py, blind_hunts.py,
 blind_risk.py and blind_heart_cells.py too.
 """
 import argparse
@@ -32,6 +33,13 @@ def tag(record, name):
     """The value of the PGN tag `name` in one record, '' when it has none."""
     m = re.search(r'\[%s "([^"]*)"\]' % name, record)
     return m.group(1) if m else ''
+
+
+def two_player(record):
+    """Whether one record is of a two-player game: its Players tag is 2, or it has none
+    (a record without it is read as two players, the game's default; klinzha-match writes
+    the tag in every record)."""
+    return tag(record, 'Players') in ('', '2')
 
 
 def replay(record, klinzha, tool):
