@@ -13,7 +13,7 @@ rule, of them "won" ones, and the share. Errors: an unreadable file raises OSErr
 games() (the records of a file), tag() (a record's PGN tag), two_player() (whether it is a
 two-player game), replay() (a record's positions by `klinzha replay`) and men() (a colour
 field's men) serve first_heart.py, blind_hunts.py,
-blind_risk.py and blind_heart_cells.py too.
+blind_risk.py, blind_heart_cells.py and blind_trace.py too.
 """
 import argparse
 import re
