@@ -25,7 +25,7 @@ import argparse
 import collections
 
 from won_draws import games as records  # the records of a file, one string each
-from won_draws import men, replay, tag, two_player
+from won_draws import heart as heart_of, men, replay, tag, two_player
 
 BUCKETS = (0, 15, 30, 60)  # halfmove buckets' lower bounds, plies
 FAR = 6  # steps counted together from here on
@@ -107,8 +107,8 @@ def count_game(positions, me, tally):
         if p[6] != 'play' or p[5] != 'gb'[me]:
             continue
         theirs = men(p[2 + opp])
-        heart = [m[1:] for m in theirs if m[0] == 'H']
-        if not heart or any(m[0] != 'H' and m[1:] == heart[0] for m in theirs):
+        heart, carried = heart_of(p[2 + opp])
+        if not heart or carried:
             continue
         bucket = max(b for b in BUCKETS if int(p[7]) >= b)
         tally[bucket]['positions'][0] += 1
@@ -122,7 +122,7 @@ def count_game(positions, me, tally):
             if k is None:
                 continue
             tally[bucket][k][0] += 1
-            tally[bucket][k][1] += c == heart[0]
+            tally[bucket][k][1] += c == heart
 
 
 def main():

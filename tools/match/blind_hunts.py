@@ -28,7 +28,7 @@ import argparse
 import math
 
 from won_draws import games as records  # the records of a file, one string each
-from won_draws import men as men_of, replay, tag, two_player
+from won_draws import heart as heart_of, men as men_of, replay, tag, two_player
 
 HUNT_CAP = 100  # a move-count draw's weight in the mean (our moves)
 DRAWN = 10**6  # a move-count draw's hunt, longer than any played
@@ -40,11 +40,9 @@ def hunt(positions, me):
     opp = 1 - me
     start = None
     for i, p in enumerate(positions):
-        men = men_of(p[2 + opp])
-        heart = [m[1:] for m in men if m[0] == 'H']
+        heart, carried = heart_of(p[2 + opp])
         if not heart or p[6] != 'play':
             continue
-        carried = any(m[0] != 'H' and m[1:] == heart[0] for m in men)
         if carried:
             start = None
         elif start is None:

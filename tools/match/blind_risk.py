@@ -37,7 +37,7 @@ import math
 import subprocess
 
 from won_draws import games as records  # the records of a file, one string each
-from won_draws import men, replay, tag, two_player
+from won_draws import heart as heart_of, men, replay, tag, two_player
 
 
 class Perft:
@@ -92,14 +92,13 @@ def game_risk(positions, me, perft, by_type, by_men):
     for p in positions[:-1]:
         if p[6] != 'play' or p[5] != 'gb'[opp]:
             continue
-        ours = men(p[2 + me])
-        heart = [m[1:] for m in ours if m[0] == 'H']
+        heart = heart_of(p[2 + me])[0]
         if not heart:
             continue
         moves = perft.moves(' '.join(p[1:]))
         if not moves:
             continue
-        takes = [m for m in moves if m.rstrip('h').endswith(heart[0])]
+        takes = [m for m in moves if m.rstrip('h').endswith(heart)]
         share = len(takes) / len(moves)
         theirs = men(p[2 + opp])
         row = by_men.setdefault(sum(1 for x in theirs if x[0] != 'H'), [0, 0.0])

@@ -42,7 +42,7 @@ import subprocess
 import sys
 import tempfile
 
-from won_draws import games, men, replay, tag, two_player
+from won_draws import games, heart as heart_of, men, replay, tag, two_player
 
 HUNT = re.compile(r'blind hunt: lone (\S+) odds (\S+) since ply (\S+), tour \S+ moves, cells(.*)')
 
@@ -63,13 +63,6 @@ def refusals(record):
             continue
         ply += 1
     return out
-
-
-def heart_of(field):
-    """The heart's cell in one colour field and whether a man of its colour stands on it."""
-    ms = men(field)
-    cell = next((m[1:] for m in ms if m[0] == 'H'), None)
-    return cell, cell is not None and any(m[0] != 'H' and m[1:] == cell for m in ms)
 
 
 def view_tokens(pos, me):

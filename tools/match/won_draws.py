@@ -11,8 +11,8 @@ Reads klinzha-match records (-pgnout): the Termination tag and the move comments
 rule, of them "won" ones, and the share. Errors: an unreadable file raises OSError.
 
 games() (the records of a file), tag() (a record's PGN tag), two_player() (whether it is a
-two-player game), replay() (a record's positions by `klinzha replay`) and men() (a colour
-field's men) serve first_heart.py, blind_hunts.py,
+two-player game), replay() (a record's positions by `klinzha replay`), men() (a colour
+field's men) and heart() (where its heart stands, and whether carried) serve first_heart.py, blind_hunts.py,
 blind_risk.py, blind_heart_cells.py and blind_trace.py too.
 """
 import argparse
@@ -61,6 +61,14 @@ def men(field):
     """The men of one colour field of a position string (SPEC 10: 'Hi99,Qi67,...' or '-'),
     each '<letter><cell>'; [] for '-'."""
     return [] if field == '-' else field.split(',')
+
+
+def heart(field):
+    """Where the heart of one colour field stands and whether a man of its colour stands on
+    it (carried, SPEC 4): (cell, carried), (None, False) when the field has no heart."""
+    ms = men(field)
+    cell = next((m[1:] for m in ms if m[0] == 'H'), None)
+    return cell, cell is not None and any(m[0] != 'H' and m[1:] == cell for m in ms)
 
 
 def main():
