@@ -10,7 +10,11 @@
 # ranks 0:1, 1:2, 5:3, the two draws 4.5 each; U = 8.5 - 6 = 2.5, mean 3, sd sqrt(3):
 # z = -0.29. Armies reduced to pawns and walls: round 360 alone (blind ends with Pf26, Ph13,
 # Pi12 and Wi88 beside its heart), drawn by the move count; none in the --vs records (round
-# 119 keeps a rook and a knight to the end).
+# 119 keeps a rook and a knight to the end). Our last stand on the heart's cell before it came:
+# round 28's g57 never (hunt 5), round 201's g36 never (1); round 119's heart came to g47 with
+# Green's pawn (h46g47h, ply 38) one ply after blind's bishop, placed there at ply 5, left it
+# (g47g36, ply 37): 1-10 plies, the draw (100); round 5's heart was taken carried and round
+# 360 ends with its heart carried: neither counts.
 # Usage: blind_hunts.sh <repo> <build dir>
 set -euo pipefail
 repo="$1"
@@ -22,6 +26,8 @@ echo "$out"
 source "$(dirname "$0")/expect.sh"
 expect "records: games 4, won-lost-drawn 2-1-1 (move-count draws 1); hunts 3, mean 35.00 moves, 25 or more 1 (33.3%), 50 or more 1 (33.3%)"
 expect "--vs: games 2, won-lost-drawn 1-0-1 (move-count draws 1); hunts 2, mean 50.50 moves, 25 or more 1 (50.0%), 50 or more 1 (50.0%)"
+expect "records: lone hearts by our last stand on their cell before they came: never 1 (mean 5.0, 25 or more 0, 50 or more 0); 1-10 plies 0; 11-40 plies 0; 41+ plies 0"
+expect "--vs: lone hearts by our last stand on their cell before they came: never 1 (mean 1.0, 25 or more 0, 50 or more 0); 1-10 plies 1 (mean 100.0, 25 or more 1, 50 or more 1); 11-40 plies 0; 41+ plies 0"
 expect "records: armies reduced to pawns and walls: games 1, won-lost-drawn 0-0-1 (move-count draws 1)"
 expect "--vs: armies reduced to pawns and walls: games 0, won-lost-drawn 0-0-0 (move-count draws 0)"
 expect "rank-sum z of the hunts (above 0: the records hunt longer): -0.29"

@@ -16,6 +16,11 @@ draws, count no hunt.
 
 Prints, per set: games, won-lost-drawn and the move-count draws; hunts, their mean (a
 move-count draw as HUNT_CAP), and how many took 25 moves or more, and 50 or more; then the
+same hunts (a move-count draw whose game ends with the heart alone among them; a heart taken
+carried left out) by the last time one of NAME's men stood on the heart's cell before the
+heart came there (never; 1-10, 11-40 or 41 or more plies before): a heart carried onto a cell
+the hunt counts explored (BlindSearch::kExploreWindow) is hunted longer (issue 28's
+twenty-second round); then the
 games in which NAME's army fell, at some position of play, to pawns and walls (no queen,
 rook, bishop or knight: slow hunters; half the move-count draws of issue 28's nineteenth
 round), with their won-lost-drawn and move-count draws. With --vs,
@@ -53,6 +58,42 @@ def hunt(positions, me):
                if positions[i - 1][5] == 'gb'[me])
 
 
+STANDS = ((0, 'never'), (10, '1-10 plies'), (40, '11-40 plies'), (None, '41+ plies'))
+
+
+def last_stand(positions, me):
+    """The plies between the last position at which one of our (colour index me) men stood on
+    the cell of the opponent's heart's last lone stretch and the ply the heart came to that
+    cell: 0 when none of ours stood there before, None when the game ends with no lone
+    stretch (the heart carried, or none in play)."""
+    opp = 1 - me
+    start = None
+    for i, p in enumerate(positions):
+        heart, carried = heart_of(p[2 + opp])
+        if not heart or p[6] != 'play':
+            continue
+        if carried:
+            start = None
+        elif start is None:
+            start = i
+    if start is None:
+        return None
+    cell = heart_of(positions[start][2 + opp])[0]
+    came = start
+    while came > 0 and heart_of(positions[came - 1][2 + opp])[0] == cell:
+        came -= 1
+    stood = [i for i in range(came)
+             if any(m[0] != 'H' and m[1:] == cell for m in men_of(positions[i][2 + me]))]
+    return came - stood[-1] if stood else 0
+
+
+def stand_bucket(gap):
+    """The STANDS label of last_stand()'s gap (not None)."""
+    for bound, label in STANDS:
+        if bound is None or gap <= bound:
+            return label
+
+
 def pawns_and_walls(positions, me):
     """Whether at some position of play colour index me had no queen, rook, bishop or knight."""
     for p in positions:
@@ -66,7 +107,7 @@ def read_set(paths, engine, klinzha):
     paths; 'reduced' counts the games whose army fell to pawns and walls by result (W, L, D)
     and the move-count draws among them (C)."""
     out = dict(won=0, lost=0, drawn=0, count_draws=0, skipped=0, hunts=[],
-               reduced=dict(W=0, L=0, D=0, C=0))
+               reduced=dict(W=0, L=0, D=0, C=0), stands={label: [] for _, label in STANDS})
     for path in paths:
         for r in records(path):
             seats = [tag(r, 'Green'), tag(r, 'Blue')]
@@ -90,6 +131,11 @@ def read_set(paths, engine, klinzha):
                 out['reduced']['C'] += count_draw
             if won and term == 'heart capture':
                 out['hunts'].append(hunt(positions, me))
+            if (won and term == 'heart capture') or count_draw:
+                gap = last_stand(positions, me)
+                if gap is not None:
+                    out['stands'][stand_bucket(gap)].append(
+                        DRAWN if count_draw else hunt(positions, me))
     return out
 
 
@@ -122,6 +168,14 @@ def report(label, s):
           f"25 or more {long25} ({100 * long25 / max(n, 1):.1f}%), 50 or more {long50} "
           f"({100 * long50 / max(n, 1):.1f}%)" +
           (f"; skipped {s['skipped']}" if s['skipped'] else ''))
+    parts = []
+    for _, name in STANDS:
+        h = s['stands'][name]
+        parts.append(f'{name} {len(h)}' + (
+            f' (mean {sum(min(x, HUNT_CAP) for x in h) / len(h):.1f}, 25 or more '
+            f'{sum(x >= 25 for x in h)}, 50 or more {sum(x >= 50 for x in h)})' if h else ''))
+    print(f"{label}: lone hearts by our last stand on their cell before they came: "
+          + '; '.join(parts))
     red = s['reduced']
     print(f"{label}: armies reduced to pawns and walls: games {red['W'] + red['L'] + red['D']}, "
           f"won-lost-drawn {red['W']}-{red['L']}-{red['D']} (move-count draws {red['C']})")
