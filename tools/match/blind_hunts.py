@@ -40,9 +40,10 @@ DRAWN = 10**6  # a move-count draw's hunt, longer than any played
 
 
 
-def hunt(positions, me):
-    """Our (colour index me) moves in the last lone-heart stretch before the game's end."""
-    opp = 1 - me
+def lone_stretch(positions, opp):
+    """The first position of the last stretch of play to the game's end in which colour index
+    opp's heart stood alone (no man of its own on its cell), None when it ends carried or out
+    of play."""
     start = None
     for i, p in enumerate(positions):
         heart, carried = heart_of(p[2 + opp])
@@ -52,6 +53,12 @@ def hunt(positions, me):
             start = None
         elif start is None:
             start = i
+    return start
+
+
+def hunt(positions, me):
+    """Our (colour index me) moves in the last lone-heart stretch before the game's end."""
+    start = lone_stretch(positions, 1 - me)
     if start is None:
         return 0
     return sum(1 for i in range(start + 1, len(positions))
@@ -67,15 +74,7 @@ def last_stand(positions, me):
     cell: 0 when none of ours stood there before, None when the game ends with no lone
     stretch (the heart carried, or none in play)."""
     opp = 1 - me
-    start = None
-    for i, p in enumerate(positions):
-        heart, carried = heart_of(p[2 + opp])
-        if not heart or p[6] != 'play':
-            continue
-        if carried:
-            start = None
-        elif start is None:
-            start = i
+    start = lone_stretch(positions, opp)
     if start is None:
         return None
     cell = heart_of(positions[start][2 + opp])[0]
