@@ -128,13 +128,13 @@ def read_set(paths, engine, klinzha):
             if pawns_and_walls(positions, me):
                 out['reduced'][outcome] += 1
                 out['reduced']['C'] += count_draw
-            if won and term == 'heart capture':
-                out['hunts'].append(hunt(positions, me))
             if (won and term == 'heart capture') or count_draw:
+                h = DRAWN if count_draw else hunt(positions, me)
+                if not count_draw:
+                    out['hunts'].append(h)
                 gap = last_stand(positions, me)
                 if gap is not None:
-                    out['stands'][stand_bucket(gap)].append(
-                        DRAWN if count_draw else hunt(positions, me))
+                    out['stands'][stand_bucket(gap)].append(h)
     return out
 
 
@@ -155,12 +155,17 @@ def rank_sum_z(a, b):
     return (u - n1 * n2 / 2) / math.sqrt(n1 * n2 * (n1 + n2 + 1) / 12)
 
 
+def summary(h):
+    """The mean of hunts h (a move-count draw as HUNT_CAP; 0 when none) and how many took 25
+    moves or more, and 50 or more."""
+    mean = sum(min(x, HUNT_CAP) for x in h) / len(h) if h else 0.0
+    return mean, sum(x >= 25 for x in h), sum(x >= 50 for x in h)
+
+
 def report(label, s):
     h = s['hunts']
     n = len(h)
-    mean = sum(min(x, HUNT_CAP) for x in h) / n if n else 0.0
-    long25 = sum(x >= 25 for x in h)
-    long50 = sum(x >= 50 for x in h)
+    mean, long25, long50 = summary(h)
     games = s['won'] + s['lost'] + s['drawn']
     print(f"{label}: games {games}, won-lost-drawn {s['won']}-{s['lost']}-{s['drawn']} "
           f"(move-count draws {s['count_draws']}); hunts {n}, mean {mean:.2f} moves, "
@@ -170,9 +175,9 @@ def report(label, s):
     parts = []
     for _, name in STANDS:
         h = s['stands'][name]
+        mean, long25, long50 = summary(h)
         parts.append(f'{name} {len(h)}' + (
-            f' (mean {sum(min(x, HUNT_CAP) for x in h) / len(h):.1f}, 25 or more '
-            f'{sum(x >= 25 for x in h)}, 50 or more {sum(x >= 50 for x in h)})' if h else ''))
+            f' (mean {mean:.1f}, 25 or more {long25}, 50 or more {long50})' if h else ''))
     print(f"{label}: lone hearts by our last stand on their cell before they came: "
           + '; '.join(parts))
     red = s['reduced']
