@@ -754,6 +754,7 @@ class BlindRandom : public Player {
     bool alive() const override { return true; }
     Reply go(const std::string& cmd, const std::string&, std::int64_t) override {
         ++calls;
+        if (first.empty()) first = cmd;
         Reply r;
         std::istringstream in(cmd);
         std::string w, colour, fen;
@@ -800,6 +801,7 @@ class BlindRandom : public Player {
     }
     int calls = 0, max_refused = 0;
     std::vector<std::string> leaks, own_cells;
+    std::string first;  ///< the first position line it was given
 
   private:
     std::string name_;
@@ -1169,6 +1171,85 @@ TEST_CASE("italian: no winner in BACH'SAN either: the toss-up, a victory without
     }
 }
 
+TEST_CASE("openings under Blind: the record's moves to the opening, told by the arbiter") {
+    // A blind game of two random players, written as -pgnout writes it.
+    GameConfig cfg;
+    cfg.rules.blind = true;
+    cfg.tc.depth = 1;
+    cfg.max_fullmoves = 30;
+    BlindRandom g0("g", 11), b0("b", 12);
+    const GameRecord played = play_game({&g0, &b0}, cfg);
+    REQUIRE(played.aborted.empty());
+    int setup = 0;  // the placements and the hearts: 2 x (9 + 1) moves
+    while (setup < int(played.moves.size()) &&
+           played.moves[std::size_t(setup)].move.find('@') != std::string::npos)
+        ++setup;
+    REQUIRE(setup == 20);
+    REQUIRE(played.moves.size() > 30);
+    const std::string path = "/tmp/klinzha_blind_openings_test.pgn";
+    {
+        std::ofstream out(path);
+        out << to_pgn(played, cfg, 1, "e");
+        // A record that starts in play: no blind game can start there.
+        out << "[Event \"f\"]\n[Players \"2\"]\n[SetUp \"1\"]\n[FEN \"" << kStart2
+            << "\"]\n\n*\n\n";
+    }
+    std::vector<std::string> skipped;
+    const auto got = load_openings(OpeningsSpec::parse({path, "plies=7"}), cfg.rules, 2, &skipped);
+    REQUIRE(got.size() == 1);
+    REQUIRE(skipped.size() == 1);
+    CHECK(skipped[0].find("empty board") != std::string::npos);
+    // The setup and seven plies of play, as the game played them, from the empty board.
+    std::vector<std::string> expected;
+    for (int i = 0; i < setup + 7; ++i) expected.push_back(played.moves[std::size_t(i)].move);
+    CHECK(got[0].history == expected);
+    CHECK(got[0].start == played.start_fen);
+
+    // Played from there: the record starts with those moves, and each player was told them
+    // as the arbiter tells a game (the views take every token; nothing of the others leaks).
+    GameConfig from = cfg;
+    from.start_fen = got[0].start;
+    from.history = got[0].history;
+    BlindRandom g1("g", 21), b1("b", 22);
+    const GameRecord again = play_game({&g1, &b1}, from);
+    CHECK(again.aborted.empty());
+    REQUIRE(again.moves.size() > expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) CHECK(again.moves[i].move == expected[i]);
+    CHECK(g1.leaks.empty());
+    CHECK(b1.leaks.empty());
+    // The state file knows the openings: a resume with other ones names the difference.
+    TournamentConfig tc_a, tc_b;
+    tc_a.game = tc_b.game = cfg;
+    tc_a.blind_openings = got;
+    tc_b.blind_openings = got;
+    tc_b.blind_openings[0].history.pop_back();
+    CHECK(
+        settings_difference(settings_json(tc_a), settings_json(tc_b)).rfind("blind_openings", 0) ==
+        0);
+    CHECK(settings_difference(settings_json(tc_a), settings_json(tc_a)).empty());
+    // After seven plies of play Blue moves first: one token a ply, its own moves as played
+    // (with `x` when it took a man), Green's as `?` or `?x<cell>`.
+    std::istringstream line(b1.first);
+    std::vector<std::string> told;
+    for (std::string w; line >> w && w != "moves";) {
+    }
+    for (std::string w; line >> w;) told.push_back(w);
+    REQUIRE(told.size() == expected.size());
+    Position p(2, cfg.rules);
+    REQUIRE_FALSE(p.set(played.start_fen, cfg.rules));
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        CAPTURE(i);
+        if (p.to_move() == BLUE)
+            CHECK(told[i].rfind(expected[i], 0) == 0);
+        else
+            CHECK(told[i][0] == '?');
+        auto m = parse_played_move(p, expected[i]);
+        REQUIRE(std::holds_alternative<Move>(m));
+        p.do_move(std::get<Move>(m));
+    }
+    std::remove(path.c_str());
+}
+
 TEST_CASE("openings: start positions from records, the setup and N plies of play") {
     // Two records: a game from the empty board (setup, then play) and one from a position.
     Position p(2, Rules{});
@@ -1199,7 +1280,8 @@ TEST_CASE("openings: start positions from records, the setup and N plies of play
     const std::vector<std::string> fens = {played_fens[std::size_t(after_setup + 2)]};
     std::vector<std::string> skipped;
     auto spec = OpeningsSpec::parse({"file=" + path, "plies=2", "order=sequential"});
-    auto got = load_openings(spec, Rules{}, 2, &skipped);
+    std::vector<std::string> got;
+    for (const auto& o : load_openings(spec, Rules{}, 2, &skipped)) got.push_back(o.fen);
     REQUIRE(got.size() == 2);
     CHECK(got[0] == fens[0]);
     Position start2;
@@ -1209,7 +1291,8 @@ TEST_CASE("openings: start positions from records, the setup and N plies of play
     CHECK(skipped[0].find("3-player") != std::string::npos);
     // Random order: the same openings, shuffled by the seed.
     spec = OpeningsSpec::parse({path, "plies=2", "order=random", "seed=4"});
-    auto shuffled = load_openings(spec, Rules{}, 2);
+    std::vector<std::string> shuffled;
+    for (const auto& o : load_openings(spec, Rules{}, 2)) shuffled.push_back(o.fen);
     std::sort(shuffled.begin(), shuffled.end());
     std::sort(got.begin(), got.end());
     CHECK(shuffled == got);

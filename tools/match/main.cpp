@@ -376,9 +376,17 @@ void read_starts(const po::variables_map& vm, TournamentConfig& cfg) {
         if (vm.count("setups")) throw std::runtime_error("give -setups or -openings, not both");
         const auto spec = OpeningsSpec::parse(vm["openings"].as<std::vector<std::string>>());
         std::vector<std::string> skipped;
-        cfg.setups = load_openings(spec, cfg.game.rules, cfg.game.players, &skipped);
+        const auto openings = load_openings(spec, cfg.game.rules, cfg.game.players, &skipped);
         for (const auto& s : skipped)
             std::cerr << "klinzha-match: -openings: skipped " << s << "\n";
+        if (cfg.game.rules.blind) {  // SPEC 25: from the empty board, the moves told
+            if (cfg.clouds_hi > 0)
+                throw std::runtime_error(
+                    "-openings under Blind: the records' start positions stand; drop -clouds");
+            cfg.blind_openings = openings;
+            return;
+        }
+        for (const auto& o : openings) cfg.setups.push_back(o.fen);
         if (cfg.clouds_hi > 0)
             for (const auto& f : cfg.setups)
                 if (f.find("clouds=") != std::string::npos)

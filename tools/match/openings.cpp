@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "engine/clouds.h"
+#include "engine/game.h"
 #include "engine/position.h"
 #include "engine/record.h"
 
@@ -50,11 +51,11 @@ OpeningsSpec OpeningsSpec::parse(const std::vector<std::string>& words) {
     return s;
 }
 
-std::vector<std::string> load_openings(const OpeningsSpec& spec, const Rules& rules, int players,
-                                       std::vector<std::string>* skipped) {
+std::vector<Opening> load_openings(const OpeningsSpec& spec, const Rules& rules, int players,
+                                   std::vector<std::string>* skipped) {
     std::ifstream in(spec.file);
     if (!in) throw std::runtime_error("-openings: cannot read '" + spec.file + "'");
-    std::vector<std::string> out;
+    std::vector<Opening> out;
     auto skip = [&](const RecordGame& g, const std::string& why) {
         if (skipped) skipped->push_back("game at line " + std::to_string(g.line) + ": " + why);
     };
@@ -62,6 +63,10 @@ std::vector<std::string> load_openings(const OpeningsSpec& spec, const Rules& ru
         const Replay r = replay(g, rules, players, true);
         if (r.start.players() != players) {
             skip(g, "a " + std::to_string(r.start.players()) + "-player record");
+            continue;
+        }
+        if (rules.blind && (r.start.phase() != Phase::Place || r.start.occupied())) {
+            skip(g, "a blind game starts from the empty board (SPEC 25)");
             continue;
         }
         // The first position in play: the start, or the position after the last setup move.
@@ -91,7 +96,10 @@ std::vector<std::string> load_openings(const OpeningsSpec& spec, const Rules& ru
             skip(g, "the game is over at that ply");
             continue;
         }
-        out.push_back(p.fen());
+        // The moves to the opening: those of the first at + 1 entries (removals aside).
+        std::size_t moves = 0;
+        for (int i = 0; i <= at; ++i) moves += r.moves[std::size_t(i)].rfind("out:", 0) != 0;
+        out.push_back({p.fen(), r.start.fen(), game_from_record(g, r).history(moves)});
     }
     if (out.empty()) throw std::runtime_error("-openings: no usable record in '" + spec.file + "'");
     if (spec.random) {  // Fisher-Yates with the generator of SPEC 16

@@ -60,6 +60,12 @@ json settings_json(const TournamentConfig& cfg) {
         {"draw", {g.draw_from, g.draw_moves, g.draw_cp}},
         {"move_timeout_ms", g.move_timeout_ms},
     };
+    // Blind -openings: only when given, so state files of other matches read as before.
+    if (!cfg.blind_openings.empty()) {
+        json list = json::array();
+        for (const auto& o : cfg.blind_openings) list.push_back({o.start, o.history});
+        s["blind_openings"] = list;
+    }
     if (cfg.sprt) s["sprt"] = {cfg.sprt->elo0, cfg.sprt->elo1, cfg.sprt->alpha, cfg.sprt->beta};
     // Per-engine clocks (-engine tc=, st=, timemargin=): only when some engine has one, so
     // state files of matches without them read as before.

@@ -144,6 +144,11 @@ void Tournament::worker() {
         GameConfig gc = cfg_.game;
         if (!cfg_.setups.empty())
             gc.start_fen = cfg_.setups[std::size_t(idx / 2) % cfg_.setups.size()];
+        if (!cfg_.blind_openings.empty()) {
+            const auto& o = cfg_.blind_openings[std::size_t(idx / 2) % cfg_.blind_openings.size()];
+            gc.start_fen = o.start;
+            gc.history = o.history;
+        }
         if (cfg_.clouds_hi > 0) {  // SPEC 16: the same clouds for every game of a group
             const int group = idx / (gc.players == 3 ? 6 : 2);
             const std::string field = clouds_field(draw_clouds(

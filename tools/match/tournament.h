@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "openings.h"
 #include "referee.h"
 #include "stats.h"
 
@@ -24,9 +25,12 @@ struct TournamentConfig {
     int games = 2;  ///< games per pairing (two players) or per triple (three)
     int concurrency = 1;
     std::vector<std::string> setups;  ///< fixed start positions (SPEC 10), used in pairs
-    std::string pgn_path;             ///< "" = no PGN file
-    std::string state_path;           ///< "" = no resume file
-    std::optional<Sprt> sprt;         ///< two engines, two players only
+    /// Blind -openings (SPEC 25): each opening's start and moves (GameConfig::history),
+    /// used in pairs as `setups` are; the referee plays the moves as the arbiter.
+    std::vector<Opening> blind_openings;
+    std::string pgn_path;      ///< "" = no PGN file
+    std::string state_path;    ///< "" = no resume file
+    std::optional<Sprt> sprt;  ///< two engines, two players only
     std::string event = "klinzha-match";
     /// -gauntlet: the first engine meets each other one (two players: pairs (0, i); three:
     /// triples (0, i, j)); otherwise every pair or triple meets.
