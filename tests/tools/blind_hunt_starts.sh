@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# tests/tools/blind_hunt_starts.sh: tools/match/blind_hunt_starts.py (issue 28's benchmark of
+# long hunts) on the records of tests/data/blind_hunts*.pgn, expected values read off the
+# movetext by hand. `cut --min 5` keeps two: round 28 (blind Blue; Green's rook leaves the heart
+# on g57 at ply 21 and blind takes it at its fifth move after: cut after 21 moves, HuntMoves
+# 5) and round 119 (blind Green, drawn by the move count; Blue's queen carries the heart onto
+# g47 at ply 38, h46g47h, and leaves it at ply 44, g47g68: cut after 44 moves; blind's moves
+# 45, 47, ... 231: HuntMoves 94). Round 201's hunt of 1 is short, round 5's heart was taken
+# carried, round 135 was lost, round 360 ends with the heart carried.
+# A run made of the records themselves (round 28 as game 1, round 119 as game 3: both from
+# their own openings, blind in the record's seat): won-drawn-lost 1-1-0, hunts 5 and 100 (the
+# draw), mean 52.50. A second run with the two swapped (round 119's record as game 1, in the
+# other seat of opening 0, whose blind was Blue; round 28's as game 3, Blue where opening 1's
+# blind was Green): both swapped, no own-seat pair.
+# Signed-rank z of the differences 3, -1, 2, 0, 2 by hand: the zero dropped, |d| ranks 1, 2.5,
+# 2.5, 4; W = -1 + 2.5 + 2.5 + 4 = 8; sd = sqrt(4 x 5 x 9 / 6) = sqrt(30): z = 1.4606.
+# Usage: blind_hunt_starts.sh <repo> <build dir>
+set -euo pipefail
+repo="$1"
+build="$2"
+tool="$repo/tools/match/blind_hunt_starts.py"
+dir="$(mktemp -d)"
+trap 'rm -rf "$dir"' EXIT
+# shellcheck source=expect.sh
+source "$(dirname "$0")/expect.sh"
+out="$(python3 "$tool" cut "$repo/tests/data/blind_hunts.pgn" "$repo/tests/data/blind_hunts_vs.pgn" \
+  --min 5 -o "$dir/starts.pgn" --klinzha "$build/klinzha")"
+echo "$out"
+expect "2 openings written to $dir/starts.pgn"
+out="$(cat "$dir/starts.pgn")"
+expect '[Round "blind_hunts.pgn:28"]'
+expect '[HuntMoves "5"]'
+expect '[Round "blind_hunts_vs.pgn:119"]'
+expect '[HuntMoves "94"]'
+# klinzha reads the cut records: 21 and 44 moves (each a line of `klinzha replay`).
+for k in 1 2; do
+  python3 - "$repo/tools/match" "$dir/starts.pgn" "$k" > "$dir/one.pgn" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from won_draws import games
+print(list(games(sys.argv[2]))[int(sys.argv[3]) - 1])
+PY
+  n=$("$build/klinzha" replay "$dir/one.pgn" | awk 'NF == 9' | wc -l)
+  out="record $k: $((n - 1)) moves"
+  expect "$([ "$k" = 1 ] && echo 'record 1: 21 moves' || echo 'record 2: 44 moves')"
+done
+# Runs made of the records (the Round tags rewritten as klinzha-match numbers its games).
+sed 's/\[Round "28"\]/[Round "1"]/' "$repo/tests/data/blind_hunts.pgn" > "$dir/a.pgn"
+sed 's/\[Round "119"\]/[Round "3"]/; s/\[Round "201"\]/[Round "4"]/' \
+  "$repo/tests/data/blind_hunts_vs.pgn" >> "$dir/a.pgn"
+python3 - "$repo/tools/match" "$dir/a.pgn" > "$dir/run1.pgn" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from won_draws import games, tag
+print('\n'.join(r for r in games(sys.argv[2]) if tag(r, 'Round') in ('1', '3')))
+PY
+sed 's/\[Round "1"\]/[Round "X"]/; s/\[Round "3"\]/[Round "1"]/; s/\[Round "X"\]/[Round "3"]/' \
+  "$dir/run1.pgn" > "$dir/run2.pgn"
+out="$(python3 "$tool" compare "$dir/starts.pgn" "$dir/run1.pgn" "$dir/run2.pgn" --klinzha "$build/klinzha")"
+echo "$out"
+expect "$dir/run1.pgn, own seat: games 2, won-drawn-lost 1-1-0; hunts 2, mean 52.50, 25 or more 1, 50 or more 1"
+expect "$dir/run2.pgn, swapped seat: games 2, won-drawn-lost 1-1-0; hunts 2, mean 52.50, 25 or more 1, 50 or more 1"
+expect "own seat, opening by opening: 0 openings"
+out="$(python3 -c "import sys; sys.path.insert(0, '$repo/tools/match')
+from blind_hunt_starts import signed_rank_z
+print(f'z {signed_rank_z([3, -1, 2, 0, 2]):.4f}')")"
+expect "z 1.4606"
+# A run whose rounds name no opening is an error with a message (exit 2).
+sed 's/\[Round "1"\]/[Round "9"]/' "$dir/run1.pgn" > "$dir/bad.pgn"
+if python3 "$tool" compare "$dir/starts.pgn" "$dir/bad.pgn" --klinzha "$build/klinzha" 2> "$dir/err"; then
+  echo "FAIL: a run naming no opening was not an error"; failed=1
+else
+  out="$(cat "$dir/err")"
+  expect "round 9 names no opening"
+fi
+expect_no_klinzha "$tool" cut "$repo/tests/data/blind_hunts.pgn" -o "$dir/x.pgn"
+exit $failed

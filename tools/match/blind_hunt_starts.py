@@ -1,0 +1,179 @@
+#!/usr/bin/python3
+"""tools/match/blind_hunt_starts.py: a benchmark of the Blind engine's long hunts (issue 28;
+SPEC 25): two-player records cut where a long hunt began, and runs played from them compared.
+
+    blind_hunt_starts.py cut RECORDS.pgn... -o STARTS.pgn [--min MOVES] [--engine NAME]
+                         [--klinzha PATH]
+    blind_hunt_starts.py compare STARTS.pgn RUN.pgn [RUN2.pgn] [--engine NAME] [--klinzha PATH]
+    (defaults: --min 25, NAME blind, PATH build/release/klinzha)
+
+`cut` writes to STARTS.pgn each record of NAME's two-player games that NAME won after a hunt
+of MOVES or more of its moves, or that was drawn by the move count with the opposing heart
+alone (blind_hunts.py's hunt: the last stretch of play in which the heart stood alone), cut
+at the ply where that stretch began: the record's tags (Result `*`, Termination
+`unterminated`, Round
+`<file>:<round>`, the hunt's length in a HuntMoves tag), its setup and play to that ply.
+Prints how many it wrote.
+
+A run is klinzha-match played from those openings, one pair of games per opening in the
+file's order (`-openings file=STARTS.pgn plies=100000 order=sequential -games 2N`, N the
+openings; under Blind the referee plays each opening's moves as the arbiter,
+docs/match.md): game k (its Round tag) starts from opening (k - 1) // 2, NAME in the record's
+own seat in one game of the pair (the hard hunt) and in the other seat in the other.
+
+`compare` prints per run and seat: games, won-drawn-lost, and the hunts (each won game's
+hunt; a move-count draw counts 100) with their mean and how many took 25 and 50 moves or
+more. With two runs, the own-seat games opening by opening: the second run's hunt (a draw
+100, a loss 150) against the first's, and the Wilcoxon signed-rank z (above 0: the second
+hunts longer).
+
+Errors: an unreadable file raises OSError; a run whose Round tags name no opening of STARTS
+ends the program with a message (exit 2); a klinzha that cannot be run ends it (exit 1).
+"""
+import argparse
+import math
+import re
+import sys
+
+from blind_hunts import HUNT_CAP, hunt, lone_stretch
+from won_draws import games, replay, tag, two_player
+
+LOST = 150  # a lost game's weight in the paired comparison (our moves; a draw is HUNT_CAP)
+MOVE_NUMBER = re.compile(r'^\d+\.+$')
+RESULTS = ('1-0', '0-1', '1/2-1/2', '*')
+
+
+def cut_record(record, plies, name, moves):
+    """The record cut after its first `plies` moves (comments dropped), Result `*`, Round
+    `name`, a HuntMoves tag `moves`."""
+    head, body = record.split('\n\n', 1)
+    tokens = [t for t in re.sub(r'\{[^}]*\}', ' ', body).split()
+              if not MOVE_NUMBER.match(t) and t not in RESULTS]
+    head = re.sub(r'\[Result "[^"]*"\]', '[Result "*"]', head)
+    head = re.sub(r'\[Termination "[^"]*"\]', '[Termination "unterminated"]', head)
+    head = re.sub(r'\[Round "[^"]*"\]', f'[Round "{name}"]', head)
+    head = re.sub(r'\[PlyCount "[^"]*"\]', f'[PlyCount "{plies}"]', head)
+    return f'{head}\n[HuntMoves "{moves}"]\n\n{" ".join(tokens[:plies])} *\n\n'
+
+
+def cut(a):
+    written = 0
+    with open(a.output, 'w') as out:
+        for path in a.records:
+            for r in games(path):
+                seats = [tag(r, 'Green'), tag(r, 'Blue')]
+                if not two_player(r) or a.engine not in seats:
+                    continue
+                me = seats.index(a.engine)
+                result = tag(r, 'Result')
+                won = result == ('1-0' if me == 0 else '0-1')
+                count_draw = result == '1/2-1/2' and 'moves-each' in tag(r, 'Termination')
+                if not won and not count_draw:
+                    continue
+                positions = replay(r, a.klinzha, 'blind_hunt_starts.py')
+                start = lone_stretch(positions, 1 - me) if positions else None
+                if start is None:
+                    continue
+                h = hunt(positions, me)
+                if h < a.min and not count_draw:
+                    continue
+                out.write(cut_record(r, start, f'{path.split("/")[-1]}:{tag(r, "Round")}', h))
+                written += 1
+    print(f'{written} openings written to {a.output}')
+
+
+def read_run(path, own_seats, engine, klinzha):
+    """Per seat kind ('own', 'swapped'): {opening index: (outcome W/D/L, hunt)}."""
+    out = {'own': {}, 'swapped': {}}
+    for r in games(path):
+        k = int(tag(r, 'Round') or 0) - 1
+        if not 0 <= k // 2 < len(own_seats):
+            sys.stderr.write(f'blind_hunt_starts.py: {path}: round {k + 1} names no opening\n')
+            sys.exit(2)
+        seats = [tag(r, 'Green'), tag(r, 'Blue')]
+        if engine not in seats:
+            continue
+        me = seats.index(engine)
+        result = tag(r, 'Result')
+        outcome = 'D' if result == '1/2-1/2' else 'W' if result == ('1-0', '0-1')[me] else 'L'
+        positions = replay(r, klinzha, 'blind_hunt_starts.py') if outcome == 'W' else None
+        h = hunt(positions, me) if positions else 0
+        kind = 'own' if seats[own_seats[k // 2]] == engine else 'swapped'
+        out[kind][k // 2] = (outcome, h)
+    return out
+
+
+def weight(game):
+    """A game's hunt for the comparison: the hunt when won, HUNT_CAP drawn, LOST lost."""
+    outcome, h = game
+    return h if outcome == 'W' else HUNT_CAP if outcome == 'D' else LOST
+
+
+def signed_rank_z(diffs):
+    """Wilcoxon signed-rank z of paired differences (zeros dropped, tied |d| get their mean
+    rank, normal approximation); 0 when none differ."""
+    d = sorted((x for x in diffs if x), key=abs)
+    if not d:
+        return 0.0
+    rank, i = {}, 0
+    while i < len(d):
+        j = i
+        while j < len(d) and abs(d[j]) == abs(d[i]):
+            j += 1
+        rank[abs(d[i])] = (i + j + 1) / 2
+        i = j
+    w = sum(rank[abs(x)] * (1 if x > 0 else -1) for x in d)
+    n = len(d)
+    return w / math.sqrt(n * (n + 1) * (2 * n + 1) / 6)
+
+
+def report(path, run):
+    for kind in ('own', 'swapped'):
+        g = list(run[kind].values())
+        if not g:
+            continue
+        h = [min(weight(x), HUNT_CAP) for x in g if x[0] != 'L']
+        count = {o: sum(x[0] == o for x in g) for o in 'WDL'}
+        mean = sum(h) / len(h) if h else 0.0
+        print(f"{path}, {kind} seat: games {len(g)}, won-drawn-lost {count['W']}-{count['D']}-"
+              f"{count['L']}; hunts {len(h)}, mean {mean:.2f}, 25 or more "
+              f"{sum(x >= 25 for x in h)}, 50 or more {sum(x >= 50 for x in h)}")
+
+
+def compare(a):
+    own_seats = []
+    for r in games(a.starts):
+        own_seats.append([tag(r, 'Green'), tag(r, 'Blue')].index(a.engine))
+    runs = [read_run(p, own_seats, a.engine, a.klinzha) for p in a.runs]
+    for path, run in zip(a.runs, runs):
+        report(path, run)
+    if len(runs) == 2:
+        first, second = runs[0]['own'], runs[1]['own']
+        keys = sorted(set(first) & set(second))
+        diffs = [weight(second[k]) - weight(first[k]) for k in keys]
+        print(f'own seat, opening by opening: {len(keys)} openings, the second run longer in '
+              f'{sum(d > 0 for d in diffs)}, shorter in {sum(d < 0 for d in diffs)}; '
+              f'signed-rank z {signed_rank_z(diffs):+.2f}')
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest='command', required=True)
+    c = sub.add_parser('cut')
+    c.add_argument('records', nargs='+')
+    c.add_argument('-o', '--output', required=True)
+    c.add_argument('--min', type=int, default=25)
+    m = sub.add_parser('compare')
+    m.add_argument('starts')
+    m.add_argument('runs', nargs='+')
+    for p in (c, m):
+        p.add_argument('--engine', default='blind')
+        p.add_argument('--klinzha', default='build/release/klinzha')
+    a = ap.parse_args()
+    if a.command == 'compare' and len(a.runs) > 2:
+        ap.error('compare: one or two runs')
+    (cut if a.command == 'cut' else compare)(a)
+
+
+if __name__ == '__main__':
+    main()
