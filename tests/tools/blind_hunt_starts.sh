@@ -73,5 +73,44 @@ else
   out="$(cat "$dir/err")"
   expect "round 9 names no opening"
 fi
+# klinzha-match plays from the cut records under Blind: each game's record starts with its
+# opening's moves (the referee told them as the arbiter), four games from two openings.
+"$build/klinzha-match" -engine "cmd=$build/klinzha" name=blind depth=1 \
+  -engine "cmd=$build/klinzha --Baseline random" name=random depth=1 -rule Blind=true -games 4 \
+  -openings file="$dir/starts.pgn" plies=100000 order=sequential -maxmoves 40 -ratinginterval 0 \
+  -pgnout "$dir/run.pgn" > "$dir/match.txt" 2>&1 || { cat "$dir/match.txt"; failed=1; }
+for k in 1 2 3 4; do
+  python3 - "$repo/tools/match" "$dir/run.pgn" "$k" > "$dir/game.pgn" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from won_draws import games, tag
+print(next(r for r in games(sys.argv[2]) if tag(r, 'Round') == sys.argv[3]))
+PY
+  python3 - "$repo/tools/match" "$dir/starts.pgn" "$(( (k + 1) / 2 ))" > "$dir/one.pgn" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from won_draws import games
+print(list(games(sys.argv[2]))[int(sys.argv[3]) - 1])
+PY
+  "$build/klinzha" replay "$dir/one.pgn" | awk 'NF == 9 { print $1 }' | tail -n +2 > "$dir/opening.txt"
+  n=$(wc -l < "$dir/opening.txt")
+  "$build/klinzha" replay "$dir/game.pgn" | awk 'NF == 9 { print $1 }' | tail -n +2 | head -n "$n" \
+    > "$dir/played.txt"
+  if cmp -s "$dir/opening.txt" "$dir/played.txt" && [ "$n" -gt 20 ]; then
+    echo "PASS: game $k starts with its opening's $n moves"
+  else
+    echo "FAIL: game $k does not start with its opening's moves"; failed=1
+  fi
+done
+# -setups under Blind is refused at once (each game would fail to start, and counted a draw).
+echo "2 Hi99,Qh78,Rf59,Bi56,Nf69,Ni67,Pg69,Pg79,Pi89,Wi88 Hi11,Qh12,Rf15,Bi45,Nf14,Ni34,Pg13,Pg14,Pi12,Wi22 - g play 0 1" \
+  > "$dir/setups.txt"
+if "$build/klinzha-match" -engine "cmd=$build/klinzha" name=a depth=1 -engine "cmd=$build/klinzha" \
+  name=b depth=1 -rule Blind=true -games 2 -setups "$dir/setups.txt" > "$dir/setups.out" 2>&1; then
+  echo "FAIL: -setups under Blind was not refused"; failed=1
+else
+  out="$(cat "$dir/setups.out")"
+  expect "-setups under Blind: a blind game starts from the empty board"
+fi
 expect_no_klinzha "$tool" cut "$repo/tests/data/blind_hunts.pgn" -o "$dir/x.pgn"
 exit $failed

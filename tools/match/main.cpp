@@ -359,6 +359,10 @@ void read_starts(const po::variables_map& vm, TournamentConfig& cfg) {
                                      "'");
         for (std::string line; std::getline(in, line);) {
             if (line.empty() || line[0] == '#') continue;
+            if (cfg.game.rules.blind)  // SPEC 25: each game would fail to start, scored a draw
+                throw std::runtime_error(
+                    "-setups under Blind: a blind game starts from the empty board (SPEC 25); "
+                    "give -openings with records from it");
             Position p;
             if (auto err = p.set(line, cfg.game.rules))
                 throw std::runtime_error("-setups: " + *err + " in '" + line + "'");
