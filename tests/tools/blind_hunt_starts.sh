@@ -23,6 +23,12 @@ dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
 # shellcheck source=expect.sh
 source "$(dirname "$0")/expect.sh"
+# record FILE K: the K-th record of FILE (won_draws.games' split), on standard output.
+record() {
+  python3 -c "import sys; sys.path.insert(0, sys.argv[1])
+from won_draws import games
+print(list(games(sys.argv[2]))[int(sys.argv[3]) - 1])" "$repo/tools/match" "$1" "$2"
+}
 out="$(python3 "$tool" cut "$repo/tests/data/blind_hunts.pgn" "$repo/tests/data/blind_hunts_vs.pgn" \
   --min 5 -o "$dir/starts.pgn" --klinzha "$build/klinzha")"
 echo "$out"
@@ -34,12 +40,7 @@ expect '[Round "blind_hunts_vs.pgn:119"]'
 expect '[HuntMoves "94"]'
 # klinzha reads the cut records: 21 and 44 moves (each a line of `klinzha replay`).
 for k in 1 2; do
-  python3 - "$repo/tools/match" "$dir/starts.pgn" "$k" > "$dir/one.pgn" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[1])
-from won_draws import games
-print(list(games(sys.argv[2]))[int(sys.argv[3]) - 1])
-PY
+  record "$dir/starts.pgn" "$k" > "$dir/one.pgn"
   n=$("$build/klinzha" replay "$dir/one.pgn" | awk 'NF == 9' | wc -l)
   out="record $k: $((n - 1)) moves"
   expect "$([ "$k" = 1 ] && echo 'record 1: 21 moves' || echo 'record 2: 44 moves')"
@@ -86,12 +87,7 @@ sys.path.insert(0, sys.argv[1])
 from won_draws import games, tag
 print(next(r for r in games(sys.argv[2]) if tag(r, 'Round') == sys.argv[3]))
 PY
-  python3 - "$repo/tools/match" "$dir/starts.pgn" "$(( (k + 1) / 2 ))" > "$dir/one.pgn" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[1])
-from won_draws import games
-print(list(games(sys.argv[2]))[int(sys.argv[3]) - 1])
-PY
+  record "$dir/starts.pgn" "$(( (k + 1) / 2 ))" > "$dir/one.pgn"
   "$build/klinzha" replay "$dir/one.pgn" | awk 'NF == 9 { print $1 }' | tail -n +2 > "$dir/opening.txt"
   n=$(wc -l < "$dir/opening.txt")
   "$build/klinzha" replay "$dir/game.pgn" | awk 'NF == 9 { print $1 }' | tail -n +2 | head -n "$n" \
