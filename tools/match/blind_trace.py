@@ -28,8 +28,11 @@ most, the engine's best move now and the move the record played.
 
 The engine's choices depend on the boards its belief drew, and the draws depend on what each
 earlier turn's go did (how much of the update the turn's time allowed): with PRE-GO a go of
-about the game's time per move (`go movetime 35` at -tc 3+0.03) the choices of the game are
-mostly made again; with `go depth 1` the hunt is another sample of the same belief.
+about the game's time per move the choices of the game are mostly made again; with `go depth
+1` the hunt is another sample of the same belief. `go movetime T` thinks T less `Move
+Overhead` (30 ms by default): the record's moves at -tc 3+0.03 took about 75 ms each for the
+first 40 moves and 30 ms once the clock was spent (past move 50), so `go movetime 105` and
+`go movetime 60` (`go movetime 35` thinks 5 ms, far less than the game did).
 
 Errors: an unreadable file raises OSError; no such round, a record that is not a two-player
 game from the start position, or one `klinzha replay` rejects ends the program with a message
