@@ -31,8 +31,8 @@ earlier turn's go did (how much of the update the turn's time allowed): with PRE
 about the game's time per move the choices of the game are mostly made again; with `go depth
 1` the hunt is another sample of the same belief. `go movetime T` thinks T less `Move
 Overhead` (30 ms by default): the record's moves at -tc 3+0.03 took about 75 ms each for the
-first 40 moves and 30 ms once the clock was spent (past move 50), so `go movetime 105` and
-`go movetime 60` (`go movetime 35` thinks 5 ms, far less than the game did).
+first 40 moves and 30 ms once the clock was spent (past move 50), so `go movetime 105` early
+and `go movetime 60` in a long hunt (`go movetime 35` thinks 5 ms, far less than the game did).
 
 Errors: an unreadable file raises OSError; no such round, a record that is not a two-player
 game from the start position, or one `klinzha replay` rejects ends the program with a message
