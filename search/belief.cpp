@@ -677,8 +677,11 @@ bool Belief::update(const blind::View& view, const Params& params,
         tok += n;
         ++observed_;
         for (Board& b : live_) note_hearts(b, int(observed_));
+        // Our men's cells, and our walls' zones: no heart rests in a wall's zone, and our
+        // wall could not have ended its move beside one (SPEC 5), so a wall rules out the
+        // cells around it as a man rules out its own.
         if (!live_.empty())
-            for_each_cell(live_[0].pos.pieces(viewer_),
+            for_each_cell(live_[0].pos.pieces(viewer_) | live_[0].pos.zones(viewer_),
                           [&](Cell sq) { last_stood_[sq] = int(observed_); });
         // An opposing man took ours on o.cell and stands there now: whatever our men ruled
         // out there before, it may carry a heart in, or have brought one (a carrier takes

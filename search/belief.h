@@ -81,8 +81,9 @@ class Belief {
     const Position& board(std::size_t i) const { return live_[i].pos; }
     const Stats& stats() const { return stats_; }
     /// The observations read so far, and the last of them at which one of the viewer's men
-    /// stood on `sq`, or a proposal of the viewer's ending there was refused with nothing on
-    /// its way (note_refused_cells) (-1: never since the belief started): a lone heart there
+    /// stood on `sq`, or `sq` lay in one of the viewer's walls' zones (no heart rests there,
+    /// SPEC 5), or a proposal of the viewer's ending there was refused with nothing on its
+    /// way (note_refused_cells) (-1: never since the belief started): a lone heart there
     /// since would have been taken, or no heart stood there.
     int observed() const { return int(observed_); }
     int last_stood(Cell sq) const { return last_stood_[sq]; }
@@ -210,8 +211,8 @@ class Belief {
     std::vector<std::string> read_;  ///< the tokens read so far
     std::size_t observed_ = 0;       ///< the observations read so far
     /// Per cell: the last observation index at which one of the viewer's men stood there
-    /// (it ended a move there, or stayed there), -1 never: a lone heart there then would
-    /// have been taken.
+    /// (it ended a move there, or stayed there) or one of its walls' zones held it, -1
+    /// never: a lone heart there then would have been taken, or could not rest there.
     std::array<int, kCells> last_stood_{};
     std::array<int, kCells> seen_{};  ///< seen(): -1 never
     int hearts_taken_ = 0;            ///< heart_odds(): hearts our moves read took
