@@ -230,21 +230,17 @@ TEST_CASE("belief: the cells of our walls' zones count as stood on, and hold no 
         testing::BlindGame g(2, blind_rules(), seed * 71, 140);
         const Colour me = Colour(seed % 2);
         Belief belief(seed);
-        const Belief::Params params = small_params(16, 2);
-        while (g.step()) {
-            if (g.pos.to_move() != me || g.pos.game_over() || g.pos.phase() != Phase::Play)
-                continue;
-            blind::View v = view_of(g, me);
-            if (v.over()) break;
-            REQUIRE(belief.update(v, params, [] { return true; }));
-            for (Bitboard z = g.pos.zones(me); z;) {
-                const Cell sq = pop_lsb(z);
-                CAPTURE(geo::cell_name(sq));
-                CHECK(belief.last_stood(sq) == belief.observed());
-                for (int c = 0; c < g.pos.players(); ++c) CHECK(g.pos.heart(Colour(c)) != sq);
-                ++cells;
-            }
-        }
+        play_turns(
+            g, me, belief, small_params(16, 2), [] {},
+            [&](const blind::View&) {
+                for (Bitboard z = g.pos.zones(me); z;) {
+                    const Cell sq = pop_lsb(z);
+                    CAPTURE(geo::cell_name(sq));
+                    CHECK(belief.last_stood(sq) == belief.observed());
+                    for (int c = 0; c < g.pos.players(); ++c) CHECK(g.pos.heart(Colour(c)) != sq);
+                    ++cells;
+                }
+            });
     }
     MESSAGE("zone cells checked " << cells);
     CHECK(cells > 100);
