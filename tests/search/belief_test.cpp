@@ -377,11 +377,13 @@ TEST_CASE("belief: boards whose lone heart our move missed keep a heart elsewher
 }
 
 TEST_CASE(
-    "blind search: a move explores a cell none of our men stood on in the last 40 plies, or one "
-    "where an opposing man took ours since, weighed as the opponent's region") {
+    "blind search: a move explores a cell none of our men stood on nor our walls' zones held in "
+    "the last 40 plies, or one where an opposing man took ours since, weighed as the opponent's "
+    "region") {
     // BlindSearch::exploration (the hunt's unexplored cells, from the kExploreWindow-th ply of
-    // the game on) against the game itself: the cells our men stood on after each ply, and
-    // those where an opposing man took ours (a heart it carried may have been left there),
+    // the game on) against the game itself: the cells our men stood on or our walls' zones
+    // held after each ply (no heart rests in a zone, SPEC 5), and those where an opposing man
+    // took ours (a heart it carried may have been left there),
     // read from the whole positions of random blind games, not from the belief.
     int checked = 0, explore = 0, taken_cells = 0;
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
@@ -389,8 +391,8 @@ TEST_CASE(
         const Colour me = Colour(seed % 2);
         Belief belief(seed);
         const Belief::Params params = small_params(16, 2);
-        // Per cell: the last observation (1-based) after which one of our men stood there; -1
-        // never, or an opposing man took ours there after that.
+        // Per cell: the last observation (1-based) after which one of our men stood there or
+        // our walls' zones held it; -1 never, or an opposing man took ours there after that.
         std::array<int, kCells> last;
         last.fill(-1);
         std::array<bool, kCells> taken{};  // an opposing man took ours there
@@ -399,7 +401,7 @@ TEST_CASE(
         const auto each_ply = [&] {
             ++plies;
             const Bitboard now = g.pos.pieces(me);
-            for_each_cell(now, [&](Cell sq) { last[sq] = plies; });
+            for_each_cell(now | g.pos.zones(me), [&](Cell sq) { last[sq] = plies; });
             for_each_cell(before & ~now & g.pos.occupied(), [&](Cell sq) {
                 last[sq] = -1;
                 taken[sq] = true;
