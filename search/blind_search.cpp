@@ -342,11 +342,11 @@ std::vector<std::pair<int, std::uint32_t>> candidates(const std::map<std::uint32
 }
 
 /// Step 3's value of a proposal (centi-pawns; nullopt when no board scored it): 0.75 x its
-/// mean score over the boards + 0.25 x its worst, less 80 x the share of the k boards where
-/// it would be refused, with the belief's shares (wins, threats, danger) and the exposure of
-/// our heart weighed by params, and `explore` (BlindSearch::exploration times the share of
-/// boards with a lone opposing heart, halved when no board holds one on m's destination)
-/// times params.explore_cp, and the share of boards where m takes a man times `reset`
+/// mean score over the boards + 0.25 x its worst, less params.refusal_cp x the share of the k
+/// boards where it would be refused, with the belief's shares (wins, threats, danger) and the
+/// exposure of our heart weighed by params, and `explore` (BlindSearch::exploration times the share
+/// of boards with a lone opposing heart, halved when no board holds one on m's destination) times
+/// params.explore_cp, and the share of boards where m takes a man times `reset`
 /// (BlindSearch::reset_urgency) times params.reset_cp.
 std::optional<double> proposal_value(Move m, const std::vector<BlindSearch::BoardScore>& row,
                                      const Share& sh, double open, double explore, double reset,
@@ -365,7 +365,8 @@ std::optional<double> proposal_value(Move m, const std::vector<BlindSearch::Boar
     if (!scored_n) return std::nullopt;
     const double mean = sum / scored_n;
     const double n_all = std::max(1, sh.n);
-    const double value = 0.75 * mean + 0.25 * worst - 80.0 * double(int(k) - legal_n) / double(k) +
+    const double value = 0.75 * mean + 0.25 * worst -
+                         params.refusal_cp * double(int(k) - legal_n) / double(k) +
                          params.win_cp * sh.win / n_all + params.threat_cp * sh.threat / n_all -
                          params.danger_cp * sh.danger / n_all - params.exposure_cp * open +
                          params.explore_cp * explore + params.reset_cp * reset * sh.capture / n_all;

@@ -68,6 +68,10 @@ class BlindSearch {
         /// on: centi-pawns for a proposal that takes a man on every board (the count starts
         /// again), times the share of the belief's boards where it does and reset_urgency().
         int reset_cp = 3000;
+        /// Centi-pawns against a proposal that every searched board would refuse (scaled by
+        /// the share that would): a refusal costs the turn's clock and nothing else (SPEC 25),
+        /// and the next proposal is chosen again.
+        int refusal_cp = 80;
     };
     /// The move-count draw's last kResetMoves moves of each player in: reset_urgency() > 0.
     static constexpr int kResetMoves = 20;

@@ -97,6 +97,14 @@ TEST_CASE("setoption: case-insensitive names, range checks, errors change nothin
     s.expect_one_error("setoption name SetupVariety value x", "whole number");
     CHECK(s.uci().engine().planner().threat_later_cp == 0);
     CHECK(s.uci().engine().planner().variety_cp == 30);
+    // The blind player's weights (BlindSearch::Params), one option each.
+    s.send("setoption name BlindRefusal value 0");
+    s.send("setoption name blindexplore value 1500");
+    CHECK(s.uci().engine().blind_params().refusal_cp == 0);
+    CHECK(s.uci().engine().blind_params().explore_cp == 1500);
+    s.expect_one_error("setoption name BlindRefusal value -1", "must be in 0..");
+    s.expect_one_error("setoption name BlindRefusal value 20001", "must be in 0..");
+    CHECK(s.uci().engine().blind_params().refusal_cp == 0);
     s.send("setoption name Clear Hash");
     s.send("setoption name Players value 3");
     CHECK(s.uci().engine().players() == 3);
