@@ -144,6 +144,9 @@ void add_blind_options(std::vector<Option>& t) {
             {"BlindReset", [](BP& p) -> int& { return p.reset_cp; }, 0, 20000,
              "Blind: centi-pawns for taking a man on every board as the move-count draw nears "
              "(the last 20 moves of each player: from 0 to full)"},
+            {"BlindTypeSwap", [](BP& p) -> int& { return p.belief.type_swap; }, 0, 100,
+             "Blind: percent of the belief's rejuvenations that give a hidden man the kind "
+             "of a man taken (the arbiter does not tell which kind a capture took)"},
             {"BlindRefusal", [](BP& p) -> int& { return p.refusal_cp; }, 0, 20000,
              "Blind: centi-pawns against a proposal every searched board would refuse (a "
              "refusal costs clock time only)"},

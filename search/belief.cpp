@@ -367,7 +367,8 @@ void Belief::rejuvenate() {
     // few ancestors and agree on what nothing has shown (where a heart sits, most of all):
     // sample impoverishment. Half the boards get a small change that no observation of the
     // present rules out: a hidden heart moved to another carrier of its colour (or left
-    // alone where it was), or one hidden man moved as one of its own moves would have.
+    // alone where it was), one hidden man moved as one of its own moves would have, or (a
+    // share Params::type_swap) one hidden man given the kind of a man of its colour taken.
     MoveList legal;
     for (Board& b : live_) {
         if (rng_() % 2 || b.pos.phase() != Phase::Play) continue;
@@ -382,7 +383,9 @@ void Belief::rejuvenate() {
         // itself, but may have been left unseen on a nearby cell where none of our men has
         // stood since (what our own moves ruled out stays ruled out): one board in sixteen.
         const bool carried = q.man_on(q.heart(c)) != kNoMan;
-        if (!carried && rng_() % 8 == 0) {
+        if (type_swap_ > 0 && int(rng_() % 100) < type_swap_) {
+            if (!swap_kind(q, c)) continue;
+        } else if (!carried && rng_() % 8 == 0) {
             const Cell to = loose_heart_cell(b, c);
             if (to == NO_CELL) continue;
             q.put_heart(c, to);
@@ -415,6 +418,26 @@ void Belief::rejuvenate() {
         b.pos = check;
         ++stats_.rejuvenated;
     }
+}
+
+bool Belief::swap_kind(Position& q, Colour c) {
+    // A hidden man of c (not carrying its heart, not a wall: walls are never taken) takes the
+    // kind of one of c's men no longer on the board.
+    std::vector<Cell> men;
+    for (int t = QUEEN; t <= PAWN; ++t)
+        for_each_cell(q.pieces(c, PieceType(t)) & ~bit(q.heart(c)),
+                      [&](Cell sq) { men.push_back(sq); });
+    std::vector<PieceType> taken;
+    for (int t = QUEEN; t <= PAWN; ++t)
+        for (int n = popcount(q.pieces(c, PieceType(t))); n < kSetCount[std::size_t(t)]; ++n)
+            taken.push_back(PieceType(t));
+    if (men.empty() || taken.empty()) return false;
+    const Cell sq = men[rng_() % men.size()];
+    const PieceType to = taken[rng_() % taken.size()];
+    if (to == man_type(q.man_on(sq))) return false;
+    q.remove_man(sq);
+    q.put_man(c, to, sq);
+    return true;
 }
 
 bool Belief::relocate_heart(Board& b, Move m, const std::function<bool(const Position&)>& ok) {
@@ -691,6 +714,7 @@ bool Belief::update(const blind::View& view, const Params& params,
             seen_[o.cell] = int(observed_);
         }
     }
+    type_swap_ = params.type_swap;
     rejuvenate();
     if (view.to_propose()) {
         note_refused_cells(view);

@@ -47,6 +47,13 @@ class Belief {
         int boards = 256;  ///< boards held (>= 1)
         int setups = 8;    ///< setups the planner makes for each opponent's pool (>= 1)
         SetupPlanner::Params planner;
+        /// Percent (0..100) of rejuvenate()'s changes that give a hidden man the kind of one
+        /// of its colour's men no longer on the board (swap_kind()): the arbiter does not tell
+        /// which kind a capture took (SPEC 25), and boards descended from few ancestors may
+        /// all agree wrongly. Off by default: at 5 it ended the wrong sure bounds of the
+        /// traced games but cost the boards the true cell of a lone heart more often, and
+        /// played no better (docs/search.md, issue 28's twenty-eighth round).
+        int type_swap = 0;
     };
 
     /// Counters for `info string` (since the belief last started from the beginning).
@@ -180,6 +187,13 @@ class Belief {
     /// since it was left, a hidden man moved as by one of its moves), against sample
     /// impoverishment (Stats::rejuvenated).
     void rejuvenate();
+    /// rejuvenate()'s kind change on q (a board's position) for colour c: one of c's hidden
+    /// men, not a wall (walls are never taken, SPEC 3) and not the carrier of c's heart,
+    /// takes the kind of one of c's men of the setup (kSetCount, SPEC 2) no longer on the
+    /// board. False when none applies (nothing taken, or the kind drawn is the man's own);
+    /// the caller validates q.
+    bool swap_kind(Position& q, Colour c);
+    int type_swap_ = 0;  ///< Params::type_swap of the last update()
     /// A board on which our own move m would have taken a lone opposing heart (the arbiter
     /// said it did not): the heart is put on another cell, drawn with the weight of
     /// home_prior (1 where an opposing man took ours, seen()) among the free cells, in no

@@ -105,6 +105,10 @@ TEST_CASE("setoption: case-insensitive names, range checks, errors change nothin
     s.expect_one_error("setoption name BlindRefusal value -1", "must be in 0..");
     s.expect_one_error("setoption name BlindRefusal value 20001", "must be in 0..");
     CHECK(s.uci().engine().blind_params().refusal_cp == 0);
+    s.send("setoption name BlindTypeSwap value 40");
+    CHECK(s.uci().engine().blind_params().belief.type_swap == 40);
+    s.expect_one_error("setoption name BlindTypeSwap value 101", "must be in 0..");
+    CHECK(s.uci().engine().blind_params().belief.type_swap == 40);
     s.send("setoption name Clear Hash");
     s.send("setoption name Players value 3");
     CHECK(s.uci().engine().players() == 3);

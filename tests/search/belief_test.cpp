@@ -246,6 +246,52 @@ TEST_CASE("belief: the cells of our walls' zones count as stood on, and hold no 
     CHECK(cells > 100);
 }
 
+TEST_CASE("belief: kind changes give hidden men the kinds of men taken, and boards still agree") {
+    // The arbiter does not tell which kind of man a capture took (SPEC 25), so boards descended
+    // from few ancestors may all agree on it wrongly (then all may hold no opposing carrier
+    // while the true board does). Belief::Params::type_swap gives hidden men the kinds of
+    // their colour's men no longer on the board. Over the same random blind games, with every
+    // rejuvenation a kind change and with none: the boards keep agreeing with the view, hold
+    // no more of a kind than a player sets up (SPEC 2), keep their walls, and a carried
+    // heart stands on a carrier (SPEC 4); and the boards show more distinct armies.
+    auto armies = [](int type_swap) {
+        int distinct = 0, turns = 0;
+        for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+            CAPTURE(seed);
+            testing::BlindGame g(2, blind_rules(), seed * 67, 160);
+            const Colour me = Colour(seed % 2), them = Colour(1 - me);
+            Belief belief(seed);
+            Belief::Params params = small_params(32, 2);
+            params.type_swap = type_swap;
+            play_turns(
+                g, me, belief, params, [] {},
+                [&](const blind::View& v) {
+                    std::set<std::array<int, kPieceTypes>> seen;
+                    for (std::size_t i = 0; i < belief.size(); ++i) {
+                        const Position& b = belief.board(i);
+                        CHECK(disagreement(b, v, true).empty());
+                        std::array<int, kPieceTypes> army{};
+                        for (int t = 0; t < kPieceTypes; ++t) {
+                            army[std::size_t(t)] = popcount(b.pieces(them, PieceType(t)));
+                            CHECK(army[std::size_t(t)] <= kSetCount[std::size_t(t)]);
+                        }
+                        CHECK(army[WALL] == kSetCount[WALL]);
+                        if (b.heart(them) != NO_CELL && b.man_on(b.heart(them)) != kNoMan)
+                            CHECK(test(b.carriers(them), b.heart(them)));
+                        seen.insert(army);
+                    }
+                    distinct += int(seen.size()) - 1;
+                    ++turns;
+                });
+        }
+        MESSAGE("type_swap " << type_swap << ": turns " << turns << ", armies beyond the first "
+                             << distinct);
+        return distinct;
+    };
+    const int plain = armies(0), swapped = armies(100);
+    CHECK(swapped > 2 * plain + 10);
+}
+
 TEST_CASE("belief: a hidden heart standing alone stays among the boards' cells") {
     // Resampling copies survivors, so the boards forget cells where nothing was seen; a lone
     // heart never moves, and the hunt needs some board to hold it where it truly is. Counted
