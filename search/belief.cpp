@@ -362,7 +362,7 @@ void Belief::filter_refusals(std::vector<Board>& boards, const std::vector<Move>
     boards.swap(kept);
 }
 
-void Belief::rejuvenate() {
+void Belief::rejuvenate(const Params& params) {
     // Resampling copies the survivors, so after many observations the boards descend from
     // few ancestors and agree on what nothing has shown (where a heart sits, most of all):
     // sample impoverishment. Half the boards get a small change that no observation of the
@@ -383,7 +383,7 @@ void Belief::rejuvenate() {
         // itself, but may have been left unseen on a nearby cell where none of our men has
         // stood since (what our own moves ruled out stays ruled out): one board in sixteen.
         const bool carried = q.man_on(q.heart(c)) != kNoMan;
-        if (type_swap_ > 0 && int(rng_() % 100) < type_swap_) {
+        if (params.type_swap > 0 && int(rng_() % 100) < params.type_swap) {
             if (!swap_kind(q, c)) continue;
         } else if (!carried && rng_() % 8 == 0) {
             const Cell to = loose_heart_cell(b, c);
@@ -714,8 +714,7 @@ bool Belief::update(const blind::View& view, const Params& params,
             seen_[o.cell] = int(observed_);
         }
     }
-    type_swap_ = params.type_swap;
-    rejuvenate();
+    rejuvenate(params);
     if (view.to_propose()) {
         note_refused_cells(view);
         apply_refusals(view.refused());

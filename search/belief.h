@@ -184,16 +184,16 @@ class Belief {
     void fitting(const Position& p, const blind::Observation& o, MoveList& fit) const;
     /// Small changes to half the boards that no present observation rules out (a hidden heart
     /// on another carrier, a lone hidden heart on another cell that no own man has stood on
-    /// since it was left, a hidden man moved as by one of its moves), against sample
+    /// since it was left, a hidden man moved as by one of its moves, and a share
+    /// params.type_swap of them a hidden man given a kind taken), against sample
     /// impoverishment (Stats::rejuvenated).
-    void rejuvenate();
+    void rejuvenate(const Params& params);
     /// rejuvenate()'s kind change on q (a board's position) for colour c: one of c's hidden
     /// men, not a wall (walls are never taken, SPEC 3) and not the carrier of c's heart,
     /// takes the kind of one of c's men of the setup (kSetCount, SPEC 2) no longer on the
     /// board. False when none applies (nothing taken, or the kind drawn is the man's own);
     /// the caller validates q.
     bool swap_kind(Position& q, Colour c);
-    int type_swap_ = 0;  ///< Params::type_swap of the last update()
     /// A board on which our own move m would have taken a lone opposing heart (the arbiter
     /// said it did not): the heart is put on another cell, drawn with the weight of
     /// home_prior (1 where an opposing man took ours, seen()) among the free cells, in no
