@@ -19,6 +19,7 @@ void Belief::clear() {
     observed_ = 0;
     last_stood_.fill(-1);
     seen_.fill(-1);
+    beside_taken_.fill(-1);
     hearts_taken_ = 0;
     hearts_expected_ = 0;
     live_.clear();
@@ -128,6 +129,7 @@ void Belief::restart(const blind::View& view, const Params& params) {
     observed_ = 0;
     last_stood_.fill(-1);
     seen_.fill(-1);
+    beside_taken_.fill(-1);
     hearts_taken_ = 0;
     hearts_expected_ = 0;
     live_.assign(std::size_t(std::max(1, params.boards)), Board{view.start_position(), {}});
@@ -713,6 +715,12 @@ bool Belief::update(const blind::View& view, const Params& params,
             last_stood_[o.cell] = -1;
             seen_[o.cell] = int(observed_);
         }
+        // Our man took one on o.move.to(): that man may have carried its heart and left it
+        // on the cell it came from, beside (a pawn's one step; SPEC 2, 4).
+        if (o.kind == Observation::Kind::Own && o.took == Observation::Took::Man && !live_.empty())
+            for_each_cell(geo::neighbours(o.move.to()) & ~live_[0].pos.pieces(viewer_) &
+                              ~live_[0].pos.zones(viewer_),
+                          [&](Cell sq) { beside_taken_[sq] = int(observed_); });
     }
     rejuvenate(params);
     if (view.to_propose()) {

@@ -98,6 +98,12 @@ class Belief {
     /// one of the viewer's men there: `?x<cell>`, SPEC 25), -1 never. That cell's last_stood()
     /// is -1 from then: a heart its taker carried may have been left there.
     int seen(Cell sq) const { return seen_[sq]; }
+    /// The last observation at which one of the viewer's men took an opposing man on a cell
+    /// beside `sq` while `sq` held none of the viewer's men and lay in none of its walls'
+    /// zones, -1 never: the man taken may have carried its heart from `sq` and left it there
+    /// (SPEC 4), after our men last stood there. The hunt counts `sq` as not stood on since
+    /// (BlindSearch::hunt_values); the boards are left as they are.
+    int beside_taken(Cell sq) const { return beside_taken_[sq]; }
     /// The viewer's proposals ending on `sq` (normal moves) that the arbiter refused in its
     /// turns from observation `since` on, the present turn's included (SPEC 25): each says
     /// that an opposing man, a wall's zone or a man on the way barred it, so the cell was not
@@ -228,9 +234,10 @@ class Belief {
     /// (it ended a move there, or stayed there) or one of its walls' zones held it, -1
     /// never: a lone heart there then would have been taken, or could not rest there.
     std::array<int, kCells> last_stood_{};
-    std::array<int, kCells> seen_{};  ///< seen(): -1 never
-    int hearts_taken_ = 0;            ///< heart_odds(): hearts our moves read took
-    double hearts_expected_ = 0;      ///< heart_odds(): what the boards expected of them
+    std::array<int, kCells> seen_{};          ///< seen(): -1 never
+    std::array<int, kCells> beside_taken_{};  ///< beside_taken(): -1 never
+    int hearts_taken_ = 0;                    ///< heart_odds(): hearts our moves read took
+    double hearts_expected_ = 0;              ///< heart_odds(): what the boards expected of them
     std::vector<Board> live_;
     std::array<std::vector<std::vector<Move>>, kColours> pool_;  ///< setups per colour
     /// The proposals refused in one of the viewer's turns.

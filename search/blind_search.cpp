@@ -109,7 +109,8 @@ namespace {
 /// BlindSearch::exploration of a move to `sq`.
 double cell_exploration(const Belief& belief, int since, Cell sq) {
     if (since < 0) return 0.0;
-    const int last = belief.last_stood(sq);
+    // A man we took beside it since our men last stood there may have left its heart there.
+    const int last = belief.beside_taken(sq) > belief.last_stood(sq) ? -1 : belief.last_stood(sq);
     return last < since ? double(since - last) / double(since + 1) : 0.0;
 }
 

@@ -425,13 +425,14 @@ TEST_CASE("belief: boards whose lone heart our move missed keep a heart elsewher
 TEST_CASE(
     "blind search: a move explores a cell none of our men stood on nor our walls' zones held in "
     "the last 40 plies, or one where an opposing man took ours since, weighed as the opponent's "
-    "region") {
+    "region, or one beside a man we took since") {
     // BlindSearch::exploration (the hunt's unexplored cells, from the kExploreWindow-th ply of
     // the game on) against the game itself: the cells our men stood on or our walls' zones
-    // held after each ply (no heart rests in a zone, SPEC 5), and those where an opposing man
-    // took ours (a heart it carried may have been left there),
-    // read from the whole positions of random blind games, not from the belief.
-    int checked = 0, explore = 0, taken_cells = 0;
+    // held after each ply (no heart rests in a zone, SPEC 5), those where an opposing man
+    // took ours (a heart it carried may have been left there), and those beside a man we
+    // took (it may have carried its heart from there and left it, SPEC 4), read from the
+    // whole positions of random blind games, not from the belief.
+    int checked = 0, explore = 0, taken_cells = 0, beside_ours = 0;
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
         testing::BlindGame g(2, blind_rules(), seed * 101, 160);
         const Colour me = Colour(seed % 2);
@@ -443,16 +444,26 @@ TEST_CASE(
         last.fill(-1);
         std::array<bool, kCells> taken{};  // an opposing man took ours there
         int plies = 0;
-        Bitboard before = 0;
+        Bitboard before = 0, theirs_before = 0;
         const auto each_ply = [&] {
             ++plies;
             const Bitboard now = g.pos.pieces(me);
+            const Bitboard theirs = g.pos.occupied() & ~now;
             for_each_cell(now | g.pos.zones(me), [&](Cell sq) { last[sq] = plies; });
             for_each_cell(before & ~now & g.pos.occupied(), [&](Cell sq) {
                 last[sq] = -1;
                 taken[sq] = true;
             });
+            // Our man took one of theirs: that man may have carried its heart from a cell
+            // beside, and left it there.
+            for_each_cell(now & theirs_before, [&](Cell to) {
+                for_each_cell(geo::neighbours(to) & ~now & ~g.pos.zones(me), [&](Cell sq) {
+                    last[sq] = -1;
+                    ++beside_ours;
+                });
+            });
             before = now;
+            theirs_before = theirs;
         };
         play_turns(g, me, belief, params, each_ply, [&](const blind::View& v) {
             if (belief.stats().approximate) return;
@@ -482,8 +493,10 @@ TEST_CASE(
         });
     }
     MESSAGE("proposals " << checked << ", exploring " << explore
-                         << ", to a cell where ours was taken " << taken_cells);
+                         << ", to a cell where ours was taken " << taken_cells
+                         << ", cells beside a man we took " << beside_ours);
     CHECK(checked > 100);
+    CHECK(beside_ours > 0);
     CHECK(explore > 0);
     CHECK(explore < checked);
     CHECK(taken_cells > 0);
