@@ -15,6 +15,14 @@ using blind::Observation;
 void Belief::clear() {
     viewer_ = NO_COLOUR;
     start_fen_.clear();
+    forget_observations();
+    live_.clear();
+    for (auto& p : pool_) p.clear();
+    refusals_.clear();
+    stats_ = Stats{};
+}
+
+void Belief::forget_observations() {
     read_.clear();
     observed_ = 0;
     last_stood_.fill(-1);
@@ -22,10 +30,6 @@ void Belief::clear() {
     beside_taken_.fill(-1);
     hearts_taken_ = 0;
     hearts_expected_ = 0;
-    live_.clear();
-    for (auto& p : pool_) p.clear();
-    refusals_.clear();
-    stats_ = Stats{};
 }
 
 std::vector<Move> Belief::setup_for(Colour c) {
@@ -125,13 +129,7 @@ void Belief::restart(const blind::View& view, const Params& params) {
     start_ = view.start_position();
     viewer_ = view.viewer();
     start_fen_ = view.start_position().fen();
-    read_.clear();
-    observed_ = 0;
-    last_stood_.fill(-1);
-    seen_.fill(-1);
-    beside_taken_.fill(-1);
-    hearts_taken_ = 0;
-    hearts_expected_ = 0;
+    forget_observations();
     live_.assign(std::size_t(std::max(1, params.boards)), Board{view.start_position(), {}});
 }
 

@@ -142,6 +142,10 @@ class Belief {
         /// is on this board (it was carried, or placed, before that).
         std::array<int, kColours> alone_since{};
     };
+    /// Forgets what the observations read so far told (read_, observed_, the per-cell
+    /// records last_stood_, seen_, beside_taken_, and the heart odds' counts); clear() and
+    /// restart() both start from it. Raises nothing.
+    void forget_observations();
     void restart(const blind::View& view, const Params& params);
     /// Applies observation j of the view's history (its tokens from tok) to every board;
     /// false if none survives.
