@@ -703,9 +703,15 @@ bool Belief::update(const blind::View& view, const Params& params,
         // Our men's cells, and our walls' zones: no heart rests in a wall's zone, and our
         // wall could not have ended its move beside one (SPEC 5), so a wall rules out the
         // cells around it as a man rules out its own.
-        if (!live_.empty())
-            for_each_cell(live_[0].pos.pieces(viewer_) | live_[0].pos.zones(viewer_),
-                          [&](Cell sq) { last_stood_[sq] = int(observed_); });
+        if (!live_.empty()) {
+            const Bitboard held = live_[0].pos.pieces(viewer_) | live_[0].pos.zones(viewer_);
+            for_each_cell(held, [&](Cell sq) { last_stood_[sq] = int(observed_); });
+            // Our man took one on o.move.to(): that man may have carried its heart and left
+            // it on the cell it came from, beside (a pawn's one step; SPEC 2, 4).
+            if (o.kind == Observation::Kind::Own && o.took == Observation::Took::Man)
+                for_each_cell(geo::neighbours(o.move.to()) & ~held,
+                              [&](Cell sq) { beside_taken_[sq] = int(observed_); });
+        }
         // An opposing man took ours on o.cell and stands there now: whatever our men ruled
         // out there before, it may carry a heart in, or have brought one (a carrier takes
         // its heart along, SPEC 4).
@@ -713,12 +719,6 @@ bool Belief::update(const blind::View& view, const Params& params,
             last_stood_[o.cell] = -1;
             seen_[o.cell] = int(observed_);
         }
-        // Our man took one on o.move.to(): that man may have carried its heart and left it
-        // on the cell it came from, beside (a pawn's one step; SPEC 2, 4).
-        if (o.kind == Observation::Kind::Own && o.took == Observation::Took::Man && !live_.empty())
-            for_each_cell(geo::neighbours(o.move.to()) & ~live_[0].pos.pieces(viewer_) &
-                              ~live_[0].pos.zones(viewer_),
-                          [&](Cell sq) { beside_taken_[sq] = int(observed_); });
     }
     rejuvenate(params);
     if (view.to_propose()) {
