@@ -120,6 +120,20 @@ double BlindSearch::exploration(const Belief& belief, int since, Move m) {
     return m.kind() == Move::Normal ? cell_exploration(belief, since, m.to()) : 0.0;
 }
 
+double BlindSearch::hunt_prior(const Rules& rules, Colour owner, Colour us, Cell sq) {
+    const double p = Belief::home_prior(rules, owner)[sq];
+    bool separator = true, third = false;
+    for (int k = 0; k < kColours; ++k)
+        if (test(geo::region(Colour(k)), sq)) {
+            separator = false;
+            third = k != owner && k != us;
+        }
+    const double one_step = Belief::kHomeDecay, four_steps = std::pow(Belief::kHomeDecay, 4);
+    if (separator && std::abs(p - one_step) < 1e-9) return p * kSeparatorWeight;
+    if (third && p < four_steps * 1.0001) return p * kThirdRegionWeight;
+    return p;
+}
+
 std::array<double, kCells> BlindSearch::hunt_values(const Belief& belief, int since,
                                                     const Position& v, Colour us, double lone,
                                                     const std::array<double, kCells>& held) {
@@ -128,7 +142,7 @@ std::array<double, kCells> BlindSearch::hunt_values(const Belief& belief, int si
         if (c != us && v.is_in(Colour(c)))
             for (int sq = 0; sq < kCells; ++sq)
                 home[std::size_t(sq)] =
-                    std::max(home[std::size_t(sq)], Belief::home_prior(v.rules(), Colour(c))[sq]);
+                    std::max(home[std::size_t(sq)], hunt_prior(v.rules(), Colour(c), us, Cell(sq)));
     // A cell where an opposing man took ours: its taker may have brought its heart there.
     for (int sq = 0; sq < kCells; ++sq)
         if (belief.seen(Cell(sq)) >= 0) home[std::size_t(sq)] = 1.0;

@@ -137,13 +137,26 @@ class BlindSearch {
     /// on, so they may hold a heart carried onto a cell after we left it). `held`: per
     /// cell, the share of those boards that hold a lone opposing heart there (they crowd on a
     /// few cells and may all miss the true one, so a cell one board in a hundred holds
-    /// weighs little more than its prior). The prior: the most of Belief::home_prior over
+    /// weighs little more than its prior). The prior: the most of hunt_prior over
     /// the opponents still in, or 1 where an opposing man took one of ours (Belief::seen).
     /// Each proposal to the cell refused from `since` on multiplies its value by
     /// kRefusedDecay (a cell the sweep cannot reach by the paths it sees holds it back).
     static std::array<double, kCells> hunt_values(const Belief& belief, int since,
                                                   const Position& v, Colour us, double lone,
                                                   const std::array<double, kCells>& held);
+    /// The hunt's prior on where a lone heart of `owner` stands at cell sq, in (0, 1], for the
+    /// viewer `us`: Belief::home_prior (kHomeDecay^d, d the steps from owner's setup cells)
+    /// calibrated by where lone opposing hearts stood at the blind engine's turns against the
+    /// random player (issue 28's thirtieth round, docs/search.md): a separator one step away
+    /// x kSeparatorWeight (they held a heart a sixth as often as the region's unvisited cells,
+    /// not 0.4), a cell of a third colour's region (neither owner's nor ours) four steps or
+    /// more away x kThirdRegionWeight (three times the prior: the random player's men carry
+    /// hearts into the empty region, where our men seldom go). Raises nothing.
+    static double hunt_prior(const Rules& rules, Colour owner, Colour us, Cell sq);
+    /// hunt_prior: a separator's weight one step from the owner's setup cells.
+    static constexpr double kSeparatorWeight = 0.5;
+    /// hunt_prior: a third region's weight four steps or more from the owner's setup cells.
+    static constexpr double kThirdRegionWeight = 3.0;
     /// hunt_values: the share of the lone-heart boards on one cell that weighs fully.
     static constexpr double kHeldFull = 0.1;
     /// hunt_values: a cell's value is multiplied by this for each proposal ending there that

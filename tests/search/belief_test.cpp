@@ -586,6 +586,57 @@ TEST_CASE("blind search: the hunt's home prior weighs the cells where lone heart
     CHECK(at_heart / turns > 2 * over_board / turns);
 }
 
+TEST_CASE(
+    "blind search: the hunt's prior halves the separators beside a region, triples far "
+    "cells of the third region") {
+    // BlindSearch::hunt_prior against its calibration (docs/search.md, issue 28's thirtieth
+    // round): 0.4^d, d the steps from the owner's region counted here by walking neighbours;
+    // a cell of no region one step away weighs half of that, a cell of the region of neither
+    // the owner nor the viewer four steps or more away three times; every other cell 0.4^d.
+    const Rules rules = blind_rules();
+    int halved = 0, tripled = 0;
+    for (int owner = 0; owner < kColours; ++owner) {
+        std::array<int, kCells> steps;
+        steps.fill(-1);
+        std::vector<Cell> frontier;
+        for_each_cell(geo::region(Colour(owner)), [&](Cell sq) {
+            steps[sq] = 0;
+            frontier.push_back(sq);
+        });
+        for (std::size_t i = 0; i < frontier.size(); ++i)
+            for_each_cell(geo::neighbours(frontier[i]), [&](Cell n) {
+                if (steps[n] >= 0) return;
+                steps[n] = steps[frontier[i]] + 1;
+                frontier.push_back(n);
+            });
+        for (int us = 0; us < kColours; ++us) {
+            if (us == owner) continue;
+            const int third = 3 - owner - us;
+            for (int sq = 0; sq < kCells; ++sq) {
+                CAPTURE(geo::cell_name(Cell(sq)));
+                const int d = steps[std::size_t(sq)];
+                REQUIRE(d >= 0);
+                bool any = false;
+                for (int k = 0; k < kColours; ++k) any |= test(geo::region(Colour(k)), Cell(sq));
+                double expected = std::pow(0.4, d);
+                if (!any && d == 1) {
+                    expected *= 0.5;
+                    ++halved;
+                }
+                if (test(geo::region(Colour(third)), Cell(sq)) && d >= 4) {
+                    expected *= 3.0;
+                    ++tripled;
+                }
+                CHECK(BlindSearch::hunt_prior(rules, Colour(owner), Colour(us), Cell(sq)) ==
+                      doctest::Approx(expected));
+            }
+        }
+    }
+    MESSAGE("separators halved " << halved << ", third-region cells tripled " << tripled);
+    CHECK(halved > 0);
+    CHECK(tripled > 0);
+}
+
 TEST_CASE("blind search: the move-count draw's urgency follows the plies without a capture") {
     // Over random blind games of two and three players: the view counts the plies since the
     // last capture as the whole position does in two players (the arbiter tells every capture
