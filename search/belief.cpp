@@ -503,10 +503,12 @@ Cell Belief::loose_heart_cell(const Board& b, Colour c) {
     return to;
 }
 
-const std::array<double, kCells>& Belief::home_prior(const Rules& rules, Colour owner) {
-    // Per owner and ForwardPlacement: computed once.
+namespace {
+
+/// Belief::home_steps per ForwardPlacement (0, 1) and owner: computed once.
+const std::array<std::array<std::array<int, kCells>, kColours>, 2>& home_steps_table() {
     static const auto table = [] {
-        std::array<std::array<std::array<double, kCells>, kColours>, 2> t{};
+        std::array<std::array<std::array<int, kCells>, kColours>, 2> t{};
         for (int fp = 0; fp < 2; ++fp)
             for (int c = 0; c < kColours; ++c) {
                 const Bitboard setup =
@@ -515,9 +517,30 @@ const std::array<double, kCells>& Belief::home_prior(const Rules& rules, Colour 
                     int d = kCells;
                     for (Bitboard b = setup; b;)
                         d = std::min(d, geo::distance(Cell(sq), pop_lsb(b)));
-                    t[std::size_t(fp)][std::size_t(c)][std::size_t(sq)] = std::pow(kHomeDecay, d);
+                    t[std::size_t(fp)][std::size_t(c)][std::size_t(sq)] = d;
                 }
             }
+        return t;
+    }();
+    return table;
+}
+
+}  // namespace
+
+const std::array<int, kCells>& Belief::home_steps(const Rules& rules, Colour owner) {
+    return home_steps_table()[rules.forward_placement][owner];
+}
+
+const std::array<double, kCells>& Belief::home_prior(const Rules& rules, Colour owner) {
+    // Per owner and ForwardPlacement: computed once, kHomeDecay^home_steps.
+    static const auto table = [] {
+        std::array<std::array<std::array<double, kCells>, kColours>, 2> t{};
+        for (int fp = 0; fp < 2; ++fp)
+            for (int c = 0; c < kColours; ++c)
+                for (int sq = 0; sq < kCells; ++sq)
+                    t[std::size_t(fp)][std::size_t(c)][std::size_t(sq)] = std::pow(
+                        kHomeDecay,
+                        home_steps_table()[std::size_t(fp)][std::size_t(c)][std::size_t(sq)]);
         return t;
     }();
     return table[rules.forward_placement][owner];

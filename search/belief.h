@@ -128,6 +128,9 @@ class Belief {
     /// lone heart stands mostly where it was placed or near it. Used by rejuvenate() (a lone
     /// heart moved only as the prior allows) and by the hunt (BlindSearch::hunt_values).
     static const std::array<double, kCells>& home_prior(const Rules& rules, Colour owner);
+    /// home_prior's d per cell: the steps from the nearest of owner's setup cells (SPEC 6).
+    /// Raises nothing.
+    static const std::array<int, kCells>& home_steps(const Rules& rules, Colour owner);
     /// The prior's decay per step away from the setup cells: of 367 lone hearts taken in
     /// games of 60 plies or more against the random blind player, 310 stood in the owner's
     /// region, 27 on a separator, 30 in the other two regions (docs/search.md): per cell

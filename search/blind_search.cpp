@@ -122,15 +122,15 @@ double BlindSearch::exploration(const Belief& belief, int since, Move m) {
 
 double BlindSearch::hunt_prior(const Rules& rules, Colour owner, Colour us, Cell sq) {
     const double p = Belief::home_prior(rules, owner)[sq];
+    const int d = Belief::home_steps(rules, owner)[sq];
     bool separator = true, third = false;
     for (int k = 0; k < kColours; ++k)
         if (test(geo::region(Colour(k)), sq)) {
             separator = false;
             third = k != owner && k != us;
         }
-    const double one_step = Belief::kHomeDecay, four_steps = std::pow(Belief::kHomeDecay, 4);
-    if (separator && std::abs(p - one_step) < 1e-9) return p * kSeparatorWeight;
-    if (third && p < four_steps * 1.0001) return p * kThirdRegionWeight;
+    if (separator && d == 1) return p * kSeparatorWeight;
+    if (third && d >= 4) return p * kThirdRegionWeight;
     return p;
 }
 
