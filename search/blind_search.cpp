@@ -123,14 +123,10 @@ double BlindSearch::exploration(const Belief& belief, int since, Move m) {
 double BlindSearch::hunt_prior(const Rules& rules, Colour owner, Colour us, Cell sq) {
     const double p = Belief::home_prior(rules, owner)[sq];
     const int d = Belief::home_steps(rules, owner)[sq];
-    bool separator = true, third = false;
-    for (int k = 0; k < kColours; ++k)
-        if (test(geo::region(Colour(k)), sq)) {
-            separator = false;
-            third = k != owner && k != us;
-        }
-    if (separator && d == 1) return p * kSeparatorWeight;
-    if (third && d >= 4) return p * kThirdRegionWeight;
+    if (d == 1 && test(geo::separators(), sq)) return p * kSeparatorWeight;
+    for (int k = 0; k < kColours && d >= 4; ++k)
+        if (k != owner && k != us && test(geo::region(Colour(k)), sq))
+            return p * kThirdRegionWeight;
     return p;
 }
 
