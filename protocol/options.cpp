@@ -139,8 +139,9 @@ void add_blind_options(std::vector<Option>& t) {
             {"BlindThreat", [](BP& p) -> int& { return p.threat_cp; }, 0, 20000,
              "Blind: centi-pawns for threatening a heart on every board"},
             {"BlindExplore", [](BP& p) -> int& { return p.explore_cp; }, 0, 20000,
-             "Blind: centi-pawns for a move to a cell none of our men stood on lately, times "
-             "the share of the boards holding a lone opposing heart (the hunt)"},
+             "Blind: centi-pawns for each move a proposal saves the hunt's sweep over the "
+             "cells where a lone opposing heart may stand, plus its chance to find it at once, "
+             "times the share of the boards holding a lone opposing heart (the hunt)"},
             {"BlindReset", [](BP& p) -> int& { return p.reset_cp; }, 0, 20000,
              "Blind: centi-pawns for taking a man on every board as the move-count draw nears "
              "(the last 20 moves of each player: from 0 to full)"},

@@ -561,7 +561,8 @@ std::map<std::uint32_t, double> BlindSearch::hunt_novelty(
     const auto value = hunt_values(belief_, since, v, us, hunt.lone, hunt.held);
     HuntTour tour(value, v, us);
     for (Move m : proposals)
-        if (const double e = tour.gain(m); e > 0) novel[m.raw()] = hunt.lone * e;
+        if (const double e = tour.gain(m) + kProbeWeight * tour.probe(m); e > 0)
+            novel[m.raw()] = hunt.lone * e;
     if (spdlog::should_log(spdlog::level::debug)) {
         std::string line;
         for (int sq = 0; sq < kCells; ++sq)

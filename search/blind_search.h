@@ -61,7 +61,8 @@ class BlindSearch {
         /// cell): centi-pawns for a move that saves one move of the sweep over the hunt's
         /// cells (HuntTour::gain, search/blind_tour.h; the cells' values hunt_values(): those
         /// none of our men has stood on since explore_since(), kExploreWindow plies or longer
-        /// once an opponent has no carrier, and those the boards hold a lone heart on), times
+        /// once an opponent has no carrier, and those the boards hold a lone heart on), plus
+        /// kProbeWeight x the move's chance to find the heart at once (HuntTour::probe), times
         /// the share of the belief's boards where an opposing heart stands alone.
         int explore_cp = 1000;
         /// The move-count draw (SPEC 7) near, a won game would end drawn while the hunt goes
@@ -157,6 +158,11 @@ class BlindSearch {
     static constexpr double kSeparatorWeight = 0.5;
     /// hunt_prior: a third region's weight four steps or more from the owner's setup cells.
     static constexpr double kThirdRegionWeight = 3.0;
+    /// hunt_novelty: the weight of a proposal's chance to find the heart at once
+    /// (HuntTour::probe, its cell's share of the hunt's values) beside the moves it saves the
+    /// sweep (HuntTour::gain, clamped at 1, so that every move along the plan saves as much
+    /// as one onto the best cell).
+    static constexpr double kProbeWeight = 1.0;
     /// hunt_values: the share of the lone-heart boards on one cell that weighs fully.
     static constexpr double kHeldFull = 0.1;
     /// hunt_values: a cell's value is multiplied by this for each proposal ending there that
@@ -209,9 +215,10 @@ class BlindSearch {
                           std::string note);
     struct BoardTable;
     /// The hunt's value of each proposal that explores, by raw move: the share of the
-    /// belief's boards with a lone opposing heart x the moves it saves the sweep over the
-    /// hunt's cells (HuntTour::gain, search/blind_tour.h), where > 0; none while no board
-    /// holds a lone opposing heart or in the place phase.
+    /// belief's boards with a lone opposing heart x (the moves it saves the sweep over the
+    /// hunt's cells, HuntTour::gain, search/blind_tour.h, + kProbeWeight x the chance it
+    /// finds the heart at once, HuntTour::probe), where > 0; none while no board holds a lone
+    /// opposing heart or in the place phase.
     std::map<std::uint32_t, double> hunt_novelty(const blind::View& view,
                                                  const std::vector<Move>& proposals) const;
     /// Step 3's first part: the distinct boards (BlindSamples), each searched (MultiPV 3)

@@ -94,13 +94,18 @@ double HuntTour::expected_time(int t0) {
     return tour(men_, cells_, t0);
 }
 
+double HuntTour::probe(Move m) const {
+    if (!cells_ || m.kind() != Move::Normal || !test(v_.pieces(us_), m.from())) return 0.0;
+    return test(cells_, m.to()) ? share_[m.to()] : 0.0;
+}
+
 double HuntTour::gain(Move m) {
     if (!cells_ || m.kind() != Move::Normal || !test(v_.pieces(us_), m.from())) return 0.0;
     std::vector<Man> men = men_;
     for (Man& man : men)
         if (man.cell == m.from()) man.cell = m.to();
     if (pass_ < 0) pass_ = tour(men_, cells_, 1);
-    const double found = test(cells_, m.to()) ? share_[m.to()] : 0.0;
+    const double found = probe(m);
     const double after = found + tour(men, cells_ & ~bit(m.to()), 1);
     return std::clamp(pass_ - after, 0.0, 1.0);
 }

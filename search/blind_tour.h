@@ -44,6 +44,11 @@ class HuntTour {
     /// 0 for a move that is not a normal move of one of our men, and when no cell has value.
     double gain(Move m);
 
+    /// The chance proposal m finds the heart at once, in [0, 1]: its cell's share of the
+    /// values (the sum of the values over the cells, 1). 0 for a move that is not a normal
+    /// move of one of our men, and on a cell of value 0.
+    double probe(Move m) const;
+
     /// The tour's expected time (our moves) from the view as it is, starting at move `t0`.
     double expected_time(int t0 = 0);
 

@@ -202,6 +202,20 @@ Move walk(const Position& q, Colour me, const std::array<double, kCells>& value,
     return best;
 }
 
+/// A hunt from view p (two players) for `me`: the hunt's values (the opponent's home prior,
+/// Belief::home_prior, on every cell that none of our men nor our walls' zones holds) and the
+/// cell of a heart hidden by them, drawn with rng.
+std::pair<std::array<double, kCells>, Cell> hidden_heart(const Position& p, Colour me,
+                                                         std::mt19937_64& rng) {
+    std::array<double, kCells> value{};
+    const auto prior = Belief::home_prior(p.rules(), Colour(1 - me));
+    for (int sq = 0; sq < kCells; ++sq)
+        if (!test(p.pieces(me), Cell(sq)) && !test(p.zones(me), Cell(sq)))
+            value[std::size_t(sq)] = prior[sq];
+    std::discrete_distribution<int> draw(value.begin(), value.end());
+    return {value, Cell(draw(rng))};
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -222,14 +236,7 @@ TEST_CASE(
     over_views(std::getenv("SWEEP_SEEDS") ? std::atoi(std::getenv("SWEEP_SEEDS")) : 10, 160,
                [&](const Position& p, Colour me) {
                    if (++turn % 3 != 0 || p.players() != 2) return;
-                   const Colour opp = Colour(1 - me);
-                   std::array<double, kCells> value{};
-                   const auto prior = Belief::home_prior(p.rules(), opp);
-                   for (int sq = 0; sq < kCells; ++sq)
-                       if (!test(p.pieces(me), Cell(sq)) && !test(p.zones(me), Cell(sq)))
-                           value[std::size_t(sq)] = prior[sq];
-                   std::discrete_distribution<int> draw(value.begin(), value.end());
-                   const Cell target = Cell(draw(rng));
+                   const auto [value, target] = hidden_heart(p, me, rng);
                    // Each move's hunt value (in units of BlindSearch::Params::explore_cp) plus
                    // noise: the other terms of a proposal's value (the boards' scores: a few
                    // hundred centi-pawns).
@@ -306,4 +313,51 @@ TEST_CASE("blind tour: a cell beyond the draw does not keep the sweep from one b
         ++toward;
     }
     CHECK(toward > 0);
+}
+
+TEST_CASE("blind tour: a probe's chance added to the sweep's gain finds a heart no later") {
+    // The hunts of the test above (a heart that never moves, hidden by the home prior, our
+    // men hunting it with the same noise), each hunted twice from the same seed of noise: by
+    // the tour's gain alone (HuntTour::gain, clamped at 1: every move along the plan saves
+    // one move, a move onto the best cell no more) and by the gain plus
+    // BlindSearch::kProbeWeight x the chance the move finds the heart at once
+    // (HuntTour::probe), as BlindSearch::hunt_novelty weighs proposals. The probes take no
+    // more moves (within 2%) and find as many within 50 moves.
+    std::mt19937_64 rng(20261205);
+    long gain_moves = 0, probe_moves = 0;
+    int hunts = 0, gain_found = 0, probe_found = 0, turn = 0;
+    constexpr int kCap = 50;
+    const double weight = std::getenv("PROBE_WEIGHT") ? std::atof(std::getenv("PROBE_WEIGHT"))
+                                                      : BlindSearch::kProbeWeight;
+    over_views(std::getenv("SWEEP_SEEDS") ? std::atoi(std::getenv("SWEEP_SEEDS")) : 10, 160,
+               [&](const Position& p, Colour me) {
+                   if (++turn % 3 != 0 || p.players() != 2) return;
+                   const auto [value, target] = hidden_heart(p, me, rng);
+                   const std::uint64_t seed = rng();
+                   auto by = [&](double w) {
+                       std::mt19937_64 r(seed);
+                       std::normal_distribution<double> noise(0.0, 0.25);
+                       return sweep(
+                           p, me, value, target, kCap,
+                           [&](const Position& q, const auto& val, const MoveList& legal) {
+                               HuntTour tour(val, q, me);
+                               Move best = legal.moves[0];
+                               double top = -1e9;
+                               for (Move m : legal)
+                                   if (const double g = tour.gain(m) + w * tour.probe(m) + noise(r);
+                                       g > top)
+                                       top = g, best = m;
+                               return best;
+                           });
+                   };
+                   const int g = by(0.0), pr = by(weight);
+                   gain_moves += g, probe_moves += pr;
+                   gain_found += g <= kCap, probe_found += pr <= kCap;
+                   ++hunts;
+               });
+    MESSAGE("hunts " << hunts << ": the gain alone found " << gain_found << " in " << gain_moves
+                     << " moves, with the probes " << probe_found << " in " << probe_moves);
+    REQUIRE(hunts >= 200);
+    CHECK(probe_moves * 100 <= gain_moves * 102);
+    CHECK(probe_found >= gain_found);
 }
