@@ -14,7 +14,10 @@
 // less that after the proposal (its cell reached at move 1 if it is one of the hunt's):
 // about 1 for a move along the plan (it saves one move), 0 for one that wanders or comes
 // back. Moving back and forth between cells worth something gains nothing, where a bonus
-// per cell reached would pay each time.
+// per cell reached would pay each time. The gain is clamped at 1, so a move onto the best
+// cell gains no more than any move along the plan; a proposal's probe (its cell's share of
+// the values, the chance it finds the heart at once) tells them apart, and the hunt adds it
+// (BlindSearch::hunt_novelty, issue 28's thirty-first round, docs/search.md).
 #pragma once
 
 #include <array>
