@@ -236,7 +236,9 @@ TEST_CASE(
     over_views(std::getenv("SWEEP_SEEDS") ? std::atoi(std::getenv("SWEEP_SEEDS")) : 10, 160,
                [&](const Position& p, Colour me) {
                    if (++turn % 3 != 0 || p.players() != 2) return;
-                   const auto [value, target] = hidden_heart(p, me, rng);
+                   const auto hunt = hidden_heart(p, me, rng);
+                   const std::array<double, kCells>& value = hunt.first;
+                   const Cell target = hunt.second;
                    // Each move's hunt value (in units of BlindSearch::Params::explore_cp) plus
                    // noise: the other terms of a proposal's value (the boards' scores: a few
                    // hundred centi-pawns).
@@ -332,7 +334,9 @@ TEST_CASE("blind tour: a probe's chance added to the sweep's gain finds a heart 
     over_views(std::getenv("SWEEP_SEEDS") ? std::atoi(std::getenv("SWEEP_SEEDS")) : 10, 160,
                [&](const Position& p, Colour me) {
                    if (++turn % 3 != 0 || p.players() != 2) return;
-                   const auto [value, target] = hidden_heart(p, me, rng);
+                   const auto hunt = hidden_heart(p, me, rng);
+                   const std::array<double, kCells>& value = hunt.first;
+                   const Cell target = hunt.second;
                    const std::uint64_t seed = rng();
                    auto by = [&](double w) {
                        std::mt19937_64 r(seed);
