@@ -2,6 +2,7 @@
 // on the views of random blind games (tests/engine/blind_games.h).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -151,6 +152,40 @@ TEST_CASE("blind tour: with one cell left a move saves one move or none") {
     CHECK(none > 0);
 }
 
+TEST_CASE("blind tour: a probe is the share of the values on the cell a move ends on") {
+    // Values 1, 2 and 5 on three cells (shares 0.125, 0.25 and 0.625), 0 elsewhere: a normal
+    // move of ours onto one of them probes its share, every other move 0 (HuntTour::probe).
+    int valued = 0, zero = 0;
+    over_views(2, 100, [&](const Position& p, Colour me) {
+        MoveList legal;
+        generate_legal(p, legal);
+        std::array<double, kCells> value{};
+        std::vector<Cell> ends;
+        for (Move m : legal)
+            if (m.kind() == Move::Normal && ends.size() < 3 &&
+                std::find(ends.begin(), ends.end(), m.to()) == ends.end())
+                ends.push_back(m.to());
+        if (ends.size() < 3) return;
+        const double weights[3] = {1, 2, 5};
+        for (int i = 0; i < 3; ++i) value[ends[std::size_t(i)]] = weights[i];
+        HuntTour tour(value, p, me);
+        for (Move m : legal) {
+            CAPTURE(move_to_string(m));
+            const auto at = std::find(ends.begin(), ends.end(), m.to());
+            if (m.kind() == Move::Normal && at != ends.end()) {
+                CHECK(tour.probe(m) == doctest::Approx(weights[at - ends.begin()] / 8.0));
+                ++valued;
+            } else {
+                CHECK(tour.probe(m) == 0.0);
+                ++zero;
+            }
+        }
+    });
+    MESSAGE("valued " << valued << ", zero " << zero);
+    CHECK(valued > 0);
+    CHECK(zero > 0);
+}
+
 namespace {
 
 /// Our moves a sweep needs to end one on `target`, from view p (our men only), choosing each
@@ -216,66 +251,124 @@ std::pair<std::array<double, kCells>, Cell> hidden_heart(const Position& p, Colo
     return {value, Cell(draw(rng))};
 }
 
-}  // namespace
-
-TEST_CASE(
-    "blind tour: the sweep finds a heart that never moves as soon as the walk to the best cell") {
-    // From views of random blind games, an opposing heart hidden on a cell drawn by the home
-    // prior (Belief::home_prior, the hunt's values on cells none of our men holds): our men
-    // hunt it, the opponent passing, by the tour's gain (HuntTour::gain) or, as before the
-    // tour, by the best value the moved man reaches soonest (walk()), each with the same
-    // noise, or at random. The tour needs no more moves than the walk (within 5%; over 2,223
-    // hunts of 70 seeds 35,869 against 36,840, and with no noise about as many: the tour's
-    // gain is that a move that wanders earns nothing) and far fewer than random moves, and
-    // finds 95% within 50 moves.
-    std::mt19937_64 rng(20261130);
-    long tour_moves = 0, walk_moves = 0, chance_moves = 0;
-    int hunts = 0, tour_found = 0, walk_found = 0, turn = 0;
-    constexpr int kCap = 50;
-    constexpr double kNoise = 0.25;
+/// The sweep tests' hunts: at every third turn of `me` in the views of random two-player
+/// blind games (SWEEP_SEEDS seeds, 10 unless set; over_views), a heart hidden by
+/// hidden_heart(), drawn with rng; fn(view, me, the hunt's values, the heart's cell).
+void over_hunts(std::mt19937_64& rng,
+                const std::function<void(const Position&, Colour, const std::array<double, kCells>&,
+                                         Cell)>& fn) {
+    int turn = 0;
     over_views(std::getenv("SWEEP_SEEDS") ? std::atoi(std::getenv("SWEEP_SEEDS")) : 10, 160,
                [&](const Position& p, Colour me) {
                    if (++turn % 3 != 0 || p.players() != 2) return;
                    const auto hunt = hidden_heart(p, me, rng);
-                   const std::array<double, kCells>& value = hunt.first;
-                   const Cell target = hunt.second;
-                   // Each move's hunt value (in units of BlindSearch::Params::explore_cp) plus
-                   // noise: the other terms of a proposal's value (the boards' scores: a few
-                   // hundred centi-pawns).
-                   std::normal_distribution<double> noise(0.0, kNoise);
-                   const int by_tour =
-                       sweep(p, me, value, target, kCap,
-                             [&](const Position& q, const auto& val, const MoveList& legal) {
-                                 HuntTour tour(val, q, me);
-                                 Move best = legal.moves[0];
-                                 double top = -1e9;
-                                 for (Move m : legal)
-                                     if (const double g = tour.gain(m) + noise(rng); g > top)
-                                         top = g, best = m;
-                                 return best;
-                             });
-                   const int by_walk =
-                       sweep(p, me, value, target, kCap,
-                             [&](const Position& q, const auto& val, const MoveList& legal) {
-                                 return walk(q, me, val, legal, noise, rng);
-                             });
-                   const int by_chance =
-                       sweep(p, me, value, target, kCap,
-                             [&](const Position&, const auto&, const MoveList& legal) {
-                                 return legal.moves[rng() % legal.size];
-                             });
-                   tour_moves += by_tour, walk_moves += by_walk, chance_moves += by_chance;
-                   tour_found += by_tour <= kCap, walk_found += by_walk <= kCap;
-                   ++hunts;
+                   fn(p, me, hunt.first, hunt.second);
                });
-    MESSAGE("hunts " << hunts << ": the tour found " << tour_found << " in " << tour_moves
-                     << " moves, the walk " << walk_found << " in " << walk_moves
-                     << ", random moves " << chance_moves);
-    REQUIRE(hunts >= 200);
-    CHECK(tour_moves * 100 <= walk_moves * 105);
-    CHECK(tour_moves * 3 < chance_moves * 2);
-    CHECK(tour_found * 100 >= hunts * 95);
 }
+
+/// A sweep's chooser (sweep()'s `choose`) for `me`: the legal move of most HuntTour::gain +
+/// weight x HuntTour::probe + noise(rng), as BlindSearch::hunt_novelty weighs proposals
+/// (weight 0: the gain alone; the noise stands for the other terms of a proposal's value).
+std::function<Move(const Position&, const std::array<double, kCells>&, const MoveList&)> by_tour(
+    Colour me, double weight, std::normal_distribution<double>& noise, std::mt19937_64& rng) {
+    return [me, weight, &noise, &rng](const Position& q, const std::array<double, kCells>& val,
+                                      const MoveList& legal) {
+        HuntTour tour(val, q, me);
+        Move best = legal.moves[0];
+        double top = -1e9;
+        for (Move m : legal)
+            if (const double g = tour.gain(m) + weight * tour.probe(m) + noise(rng); g > top)
+                top = g, best = m;
+        return best;
+    };
+}
+
+}  // namespace
+
+// The simulated hunts take minutes under the sanitizers (each case 80 s in CI's clang build
+// and 159 s in its ThreadSanitizer build, 8 s in release): they are "slow"
+// (tests/CMakeLists.txt), run by the release build and skipped by the sanitizer builds, where
+// HuntTour's gain and tour still run in the cases above and below.
+TEST_SUITE("slow") {
+    TEST_CASE(
+        "blind tour: the sweep finds a heart that never moves as soon as the walk to the best "
+        "cell") {
+        // From views of random blind games, an opposing heart hidden on a cell drawn by the home
+        // prior (Belief::home_prior, the hunt's values on cells none of our men holds): our men
+        // hunt it, the opponent passing, by the tour's gain (HuntTour::gain) or, as before the
+        // tour, by the best value the moved man reaches soonest (walk()), each with the same
+        // noise, or at random. The tour needs no more moves than the walk (within 5%; over 2,223
+        // hunts of 70 seeds 35,869 against 36,840, and with no noise about as many: the tour's
+        // gain is that a move that wanders earns nothing) and far fewer than random moves, and
+        // finds 95% within 50 moves.
+        std::mt19937_64 rng(20261130);
+        long tour_moves = 0, walk_moves = 0, chance_moves = 0;
+        int hunts = 0, tour_found = 0, walk_found = 0;
+        constexpr int kCap = 50;
+        constexpr double kNoise = 0.25;
+        over_hunts(rng, [&](const Position& p, Colour me, const std::array<double, kCells>& value,
+                            Cell target) {
+            // Each move's hunt value (in units of BlindSearch::Params::explore_cp) plus noise: the
+            // other terms of a proposal's value (the boards' scores: a few hundred centi-pawns).
+            std::normal_distribution<double> noise(0.0, kNoise);
+            const int by_gain = sweep(p, me, value, target, kCap, by_tour(me, 0.0, noise, rng));
+            const int by_walk =
+                sweep(p, me, value, target, kCap,
+                      [&](const Position& q, const auto& val, const MoveList& legal) {
+                          return walk(q, me, val, legal, noise, rng);
+                      });
+            const int by_chance = sweep(p, me, value, target, kCap,
+                                        [&](const Position&, const auto&, const MoveList& legal) {
+                                            return legal.moves[rng() % legal.size];
+                                        });
+            tour_moves += by_gain, walk_moves += by_walk, chance_moves += by_chance;
+            tour_found += by_gain <= kCap, walk_found += by_walk <= kCap;
+            ++hunts;
+        });
+        MESSAGE("hunts " << hunts << ": the tour found " << tour_found << " in " << tour_moves
+                         << " moves, the walk " << walk_found << " in " << walk_moves
+                         << ", random moves " << chance_moves);
+        REQUIRE(hunts >= 200);
+        CHECK(tour_moves * 100 <= walk_moves * 105);
+        CHECK(tour_moves * 3 < chance_moves * 2);
+        CHECK(tour_found * 100 >= hunts * 95);
+    }
+
+    TEST_CASE("blind tour: a probe's chance added to the sweep's gain finds a heart no later") {
+        // The hunts of the test above (a heart that never moves, hidden by the home prior, our
+        // men hunting it with the same noise), each hunted twice from the same seed of noise: by
+        // the tour's gain alone (HuntTour::gain, clamped at 1: every move along the plan saves
+        // one move, a move onto the best cell no more) and by the gain plus
+        // BlindSearch::kProbeWeight x the chance the move finds the heart at once
+        // (HuntTour::probe), as BlindSearch::hunt_novelty weighs proposals. The probes take no
+        // more moves (within 2%) and find as many within 50 moves.
+        std::mt19937_64 rng(20261205);
+        long gain_moves = 0, probe_moves = 0;
+        int hunts = 0, gain_found = 0, probe_found = 0;
+        constexpr int kCap = 50;
+        const double weight = std::getenv("PROBE_WEIGHT") ? std::atof(std::getenv("PROBE_WEIGHT"))
+                                                          : BlindSearch::kProbeWeight;
+        over_hunts(rng, [&](const Position& p, Colour me, const std::array<double, kCells>& value,
+                            Cell target) {
+            const std::uint64_t seed = rng();
+            auto hunt_by = [&](double w) {
+                std::mt19937_64 r(seed);
+                std::normal_distribution<double> noise(0.0, 0.25);
+                return sweep(p, me, value, target, kCap, by_tour(me, w, noise, r));
+            };
+            const int g = hunt_by(0.0), pr = hunt_by(weight);
+            gain_moves += g, probe_moves += pr;
+            gain_found += g <= kCap, probe_found += pr <= kCap;
+            ++hunts;
+        });
+        MESSAGE("hunts " << hunts << ": the gain alone found " << gain_found << " in " << gain_moves
+                         << " moves, with the probes " << probe_found << " in " << probe_moves);
+        REQUIRE(hunts >= 200);
+        CHECK(probe_moves * 100 <= gain_moves * 102);
+        CHECK(probe_found >= gain_found);
+    }
+
+}  // TEST_SUITE("slow")
 
 TEST_CASE("blind tour: a cell beyond the draw does not keep the sweep from one before it") {
     // Three moves each before the move-count draw (SPEC 7: halfmove 94 of 100): a cell that
@@ -315,53 +408,4 @@ TEST_CASE("blind tour: a cell beyond the draw does not keep the sweep from one b
         ++toward;
     }
     CHECK(toward > 0);
-}
-
-TEST_CASE("blind tour: a probe's chance added to the sweep's gain finds a heart no later") {
-    // The hunts of the test above (a heart that never moves, hidden by the home prior, our
-    // men hunting it with the same noise), each hunted twice from the same seed of noise: by
-    // the tour's gain alone (HuntTour::gain, clamped at 1: every move along the plan saves
-    // one move, a move onto the best cell no more) and by the gain plus
-    // BlindSearch::kProbeWeight x the chance the move finds the heart at once
-    // (HuntTour::probe), as BlindSearch::hunt_novelty weighs proposals. The probes take no
-    // more moves (within 2%) and find as many within 50 moves.
-    std::mt19937_64 rng(20261205);
-    long gain_moves = 0, probe_moves = 0;
-    int hunts = 0, gain_found = 0, probe_found = 0, turn = 0;
-    constexpr int kCap = 50;
-    const double weight = std::getenv("PROBE_WEIGHT") ? std::atof(std::getenv("PROBE_WEIGHT"))
-                                                      : BlindSearch::kProbeWeight;
-    over_views(std::getenv("SWEEP_SEEDS") ? std::atoi(std::getenv("SWEEP_SEEDS")) : 10, 160,
-               [&](const Position& p, Colour me) {
-                   if (++turn % 3 != 0 || p.players() != 2) return;
-                   const auto hunt = hidden_heart(p, me, rng);
-                   const std::array<double, kCells>& value = hunt.first;
-                   const Cell target = hunt.second;
-                   const std::uint64_t seed = rng();
-                   auto by = [&](double w) {
-                       std::mt19937_64 r(seed);
-                       std::normal_distribution<double> noise(0.0, 0.25);
-                       return sweep(
-                           p, me, value, target, kCap,
-                           [&](const Position& q, const auto& val, const MoveList& legal) {
-                               HuntTour tour(val, q, me);
-                               Move best = legal.moves[0];
-                               double top = -1e9;
-                               for (Move m : legal)
-                                   if (const double g = tour.gain(m) + w * tour.probe(m) + noise(r);
-                                       g > top)
-                                       top = g, best = m;
-                               return best;
-                           });
-                   };
-                   const int g = by(0.0), pr = by(weight);
-                   gain_moves += g, probe_moves += pr;
-                   gain_found += g <= kCap, probe_found += pr <= kCap;
-                   ++hunts;
-               });
-    MESSAGE("hunts " << hunts << ": the gain alone found " << gain_found << " in " << gain_moves
-                     << " moves, with the probes " << probe_found << " in " << probe_moves);
-    REQUIRE(hunts >= 200);
-    CHECK(probe_moves * 100 <= gain_moves * 102);
-    CHECK(probe_found >= gain_found);
 }
