@@ -15,6 +15,13 @@
 # Green's pawn (h46g47h, ply 38) one ply after blind's bishop, placed there at ply 5, left it
 # (g47g36, ply 37): 1-10 plies, the draw (100); round 5's heart was taken carried and round
 # 360 ends with its heart carried: neither counts.
+# Our pieces (queens, rooks, bishops, knights) after 10 of our moves: only rounds 360 and 119
+# last so long. Round 360 (blind Blue): Green's 4. N48xf15 takes the rook, 5. Nxf15 a knight,
+# 6. ixi67 the other: queen and bishop, 2. Round 119 (blind Green): Blue's 6...hxh34 takes the
+# knight that went there: 4. After 4 moves: round 5 (Green's fourth move takes the heart; Blue
+# took nothing) 5, won; round 28 (Green's first four moves take nothing) 5, won; round 135
+# (Blue's 1...N14xg47 takes the rook, 3...Nxg69 the queen) 3, lost; round 360 (4. N48xf15) 4,
+# drawn; --vs round 119 (Blue's first three take nothing) 5, drawn; round 201 ends at move 3.
 # Usage: blind_hunts.sh <repo> <build dir>
 set -euo pipefail
 repo="$1"
@@ -31,6 +38,21 @@ expect "--vs: lone hearts by our last stand on their cell before they came: neve
 expect "records: armies reduced to pawns and walls: games 1, won-lost-drawn 0-0-1 (move-count draws 1)"
 expect "--vs: armies reduced to pawns and walls: games 0, won-lost-drawn 0-0-0 (move-count draws 0)"
 expect "rank-sum z of the hunts (above 0: the records hunt longer): -0.29"
+expect "records: our pieces after 10 moves: games 1, mean 2.00; 2: 0-0-1 (move-count draws 1)"
+expect "--vs: our pieces after 10 moves: games 1, mean 4.00; 4: 0-0-1 (move-count draws 1)"
+out="$(python3 "$repo/tools/match/blind_hunts.py" "$repo/tests/data/blind_hunts.pgn" \
+  --vs "$repo/tests/data/blind_hunts_vs.pgn" --klinzha "$build/klinzha" --pieces-after 4)"
+echo "$out"
+expect "records: our pieces after 4 moves: games 4, mean 4.25; 3: 0-1-0 (move-count draws 0); 4: 0-0-1 (move-count draws 1); 5: 2-0-0 (move-count draws 0)"
+expect "--vs: our pieces after 4 moves: games 1, mean 5.00; 5: 0-0-1 (move-count draws 1)"
+# A count of moves under 1 is refused with a message.
+if python3 "$repo/tools/match/blind_hunts.py" "$repo/tests/data/blind_hunts.pgn" \
+  --klinzha "$build/klinzha" --pieces-after 0 2>"${TMPDIR:-/tmp}/blind_hunts_pieces.err"; then
+  echo "FAIL: --pieces-after 0 accepted"; failed=1
+elif ! grep -q 'pieces-after must be at least 1' "${TMPDIR:-/tmp}/blind_hunts_pieces.err"; then
+  echo "FAIL: --pieces-after 0 without its message"; failed=1
+fi
+rm -f "${TMPDIR:-/tmp}/blind_hunts_pieces.err"
 # A klinzha that cannot run is an error with a message, not a crash.
 expect_no_klinzha "$repo/tools/match/blind_hunts.py" "$repo/tests/data/blind_hunts.pgn"
 exit $failed

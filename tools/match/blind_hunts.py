@@ -4,7 +4,7 @@
 one set's hunts are longer than another's.
 
     blind_hunts.py RECORDS.pgn... [--vs RECORDS.pgn...] [--engine NAME] [--klinzha PATH]
-                                   (defaults: NAME blind, PATH build/release/klinzha)
+                   [--pieces-after N]  (defaults: NAME blind, PATH build/release/klinzha, N 10)
 
 Each record of a two-player klinzha-match file (-pgnout) in which the engine NAME played is
 replayed by `klinzha replay` (SPEC 10's position strings, one a ply). A game NAME won by
@@ -23,7 +23,10 @@ the hunt counts explored (BlindSearch::kExploreWindow) is hunted longer (issue 2
 twenty-second round); then the
 games in which NAME's army fell, at some position of play, to pawns and walls (no queen,
 rook, bishop or knight: slow hunters; half the move-count draws of issue 28's nineteenth
-round), with their won-lost-drawn and move-count draws. With --vs,
+round), with their won-lost-drawn and move-count draws; then the games that lasted N moves of
+NAME's in play by NAME's queens, rooks, bishops and knights after its N-th move (the pieces
+that hunt; 0 to 5), with their mean and, per count, won-lost-drawn and the move-count draws
+(issue 28's thirty-second round: the fewer left early, the more draws). With --vs,
 also the rank-sum (Mann-Whitney) z of the first set's hunts against the second's, ties
 shared, normal approximation: above 0 when the first set's hunts are longer. Errors: an
 unreadable file raises OSError; a klinzha that cannot be run ends the program with a message
@@ -101,12 +104,27 @@ def pawns_and_walls(positions, me):
     return False
 
 
-def read_set(paths, engine, klinzha):
-    """{'won','lost','drawn','count_draws','skipped','reduced'} and the hunts of the records in
-    paths; 'reduced' counts the games whose army fell to pawns and walls by result (W, L, D)
-    and the move-count draws among them (C)."""
+def pieces_after(positions, me, moves):
+    """Colour index me's queens, rooks, bishops and knights in the position after its
+    `moves`-th move in play; None when the game ends before."""
+    made = 0
+    for i in range(1, len(positions)):
+        before = positions[i - 1]
+        if before[6] == 'play' and before[5] == 'gb'[me]:
+            made += 1
+            if made == moves:
+                return sum(1 for m in men_of(positions[i][2 + me]) if m[0] in 'QRBN')
+    return None
+
+
+def read_set(paths, engine, klinzha, moves=10):
+    """{'won','lost','drawn','count_draws','skipped','reduced','pieces'} and the hunts of the
+    records in paths; 'reduced' counts the games whose army fell to pawns and walls by result
+    (W, L, D) and the move-count draws among them (C); 'pieces' the same per count of our
+    pieces after our `moves`-th move in play (pieces_after)."""
     out = dict(won=0, lost=0, drawn=0, count_draws=0, skipped=0, hunts=[],
-               reduced=dict(W=0, L=0, D=0, C=0), stands={label: [] for _, label in STANDS})
+               reduced=dict(W=0, L=0, D=0, C=0), stands={label: [] for _, label in STANDS},
+               pieces={}, moves=moves)
     for path in paths:
         for r in records(path):
             seats = [tag(r, 'Green'), tag(r, 'Blue')]
@@ -128,6 +146,11 @@ def read_set(paths, engine, klinzha):
             if pawns_and_walls(positions, me):
                 out['reduced'][outcome] += 1
                 out['reduced']['C'] += count_draw
+            left = pieces_after(positions, me, moves)
+            if left is not None:
+                row = out['pieces'].setdefault(left, dict(W=0, L=0, D=0, C=0))
+                row[outcome] += 1
+                row['C'] += count_draw
             if (won and term == 'heart capture') or count_draw:
                 h = DRAWN if count_draw else hunt(positions, me)
                 if not count_draw:
@@ -183,6 +206,12 @@ def report(label, s):
     red = s['reduced']
     print(f"{label}: armies reduced to pawns and walls: games {red['W'] + red['L'] + red['D']}, "
           f"won-lost-drawn {red['W']}-{red['L']}-{red['D']} (move-count draws {red['C']})")
+    rows = s['pieces']
+    n = sum(r['W'] + r['L'] + r['D'] for r in rows.values())
+    mean = sum(k * (r['W'] + r['L'] + r['D']) for k, r in rows.items()) / n if n else 0.0
+    print(f"{label}: our pieces after {s['moves']} moves: games {n}, mean {mean:.2f}" + ''.join(
+        f"; {k}: {r['W']}-{r['L']}-{r['D']} (move-count draws {r['C']})"
+        for k, r in sorted(rows.items())))
 
 
 def main():
@@ -191,11 +220,14 @@ def main():
     ap.add_argument('--vs', nargs='+', default=[])
     ap.add_argument('--engine', default='blind')
     ap.add_argument('--klinzha', default='build/release/klinzha')
+    ap.add_argument('--pieces-after', type=int, default=10, metavar='N')
     a = ap.parse_args()
-    first = read_set(a.records, a.engine, a.klinzha)
+    if a.pieces_after < 1:
+        ap.error('--pieces-after must be at least 1')
+    first = read_set(a.records, a.engine, a.klinzha, a.pieces_after)
     report('records', first)
     if a.vs:
-        second = read_set(a.vs, a.engine, a.klinzha)
+        second = read_set(a.vs, a.engine, a.klinzha, a.pieces_after)
         report('--vs', second)
         z = rank_sum_z(first['hunts'], second['hunts'])
         print(f'rank-sum z of the hunts (above 0: the records hunt longer): {z:.2f}')
