@@ -96,12 +96,14 @@ def stand_bucket(gap):
             return label
 
 
+def hunters(field):
+    """The queens, rooks, bishops and knights of a position string's colour field."""
+    return sum(1 for m in men_of(field) if m[0] in 'QRBN')
+
+
 def pawns_and_walls(positions, me):
     """Whether at some position of play colour index me had no queen, rook, bishop or knight."""
-    for p in positions:
-        if p[6] == 'play' and not any(m[0] in 'QRBN' for m in men_of(p[2 + me])):
-            return True
-    return False
+    return any(p[6] == 'play' and hunters(p[2 + me]) == 0 for p in positions)
 
 
 def pieces_after(positions, me, moves):
@@ -113,8 +115,15 @@ def pieces_after(positions, me, moves):
         if before[6] == 'play' and before[5] == 'gb'[me]:
             made += 1
             if made == moves:
-                return sum(1 for m in men_of(positions[i][2 + me]) if m[0] in 'QRBN')
+                return hunters(positions[i][2 + me])
     return None
+
+
+def tally(row, outcome, count_draw):
+    """Counts one game in row ({'W','L','D','C'}): its outcome, and C when drawn by the move
+    count."""
+    row[outcome] += 1
+    row['C'] += count_draw
 
 
 def read_set(paths, engine, klinzha, moves=10):
@@ -144,13 +153,11 @@ def read_set(paths, engine, klinzha, moves=10):
                 out['skipped'] += 1
                 continue
             if pawns_and_walls(positions, me):
-                out['reduced'][outcome] += 1
-                out['reduced']['C'] += count_draw
+                tally(out['reduced'], outcome, count_draw)
             left = pieces_after(positions, me, moves)
             if left is not None:
-                row = out['pieces'].setdefault(left, dict(W=0, L=0, D=0, C=0))
-                row[outcome] += 1
-                row['C'] += count_draw
+                tally(out['pieces'].setdefault(left, dict(W=0, L=0, D=0, C=0)), outcome,
+                      count_draw)
             if (won and term == 'heart capture') or count_draw:
                 h = DRAWN if count_draw else hunt(positions, me)
                 if not count_draw:
