@@ -391,13 +391,13 @@ try:
     fought = [i + 1 for i, m in enumerate(s['moves']) if m['spindles']]
     check(len(fought) >= 2, f'fights were fought ({len(fought)})')
     # Stepping to each fight shows it; at the live end (the last move picked) the page tells
-    # the fights of the last turn round (room_view.cpp's first_fight), so a fight at the ply
-    # before the last is shown there too.
+    # the fights of the last turn round (room_view.cpp's first_fight: the last move of each
+    # seat), so a fight at the ply before the last is shown there too.
     ok = True
     plies = len(s['moves'])
     rounds = lambda q: f"{q}:{len(s['moves'][q - 1]['spindles'].split()) - 1}"
     for ply in fought:
-        want = [rounds(q) for q in fought if q == ply or (ply == plies and q >= plies - 1)]
+        want = [rounds(q) for q in fought if q == ply or (ply == plies and q > plies - len(s['seats']))]
         # Clicked again while it is not the current move (a click before the list is
         # redrawn can be lost), as the phone's check below does.
         pick = (f'const li = document.querySelector(\'#moves li[data-ply="{ply}"]\');'
