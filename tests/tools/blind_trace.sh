@@ -112,6 +112,21 @@ for g in "${!rounds[@]}"; do
   expect " lone "
 done
 
+# The hunt's debug line read by field names: one with a field added (a throw-away build's
+# `age 3,`) reads as the engine's own; one without its odds is an error that names the field.
+out="$(cd "$repo/tools/match" && python3 -c '
+import blind_trace as b
+line = "[debug] blind hunt: lone 1.00 odds 0.24 since ply 122, tour 8.0 moves, cells i44:0.53 i66:0.10"
+added = line.replace("odds 0.24 ", "odds 0.24 age 3, ")
+print("fields", b.parse_hunt(line) == b.parse_hunt(added) == ("1.00", "0.24", "122", " i44:0.53 i66:0.10"))
+try:
+    b.parse_hunt(line.replace("odds 0.24 ", ""))
+except ValueError as e:
+    print(e)
+')"
+expect "fields True"
+expect 'a "blind hunt:" line without odds'
+
 # A refusal the view cannot have made: the engine says so, and the tool fails with it.
 sed '0,/refused [a-z0-9]*/s//refused a19a19/' "$pgn" > "$tmp/bad.pgn"
 if python3 "$tool" "$tmp/bad.pgn" --round "${rounds[0]}" --klinzha "$k" --go 'go depth 1' \

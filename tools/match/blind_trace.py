@@ -35,8 +35,9 @@ first 40 moves and 30 ms once the clock was spent (past move 50), so `go movetim
 and `go movetime 60` in a long hunt (`go movetime 35` thinks 5 ms, far less than the game did).
 
 Errors: an unreadable file raises OSError; no such round, a record that is not a two-player
-game from the start position, or one `klinzha replay` rejects ends the program with a message
-(exit 2); a klinzha that cannot be run, or that answers a command with `info string error`
+game from the start position, one `klinzha replay` rejects, or a `blind hunt:` line without
+its lone, odds, since or cells field (fields added to it are skipped) ends the program with a
+message (exit 2); a klinzha that cannot be run, or that answers a command with `info string error`
 (a token this tool built wrong), ends it with the message (exit 1).
 """
 import argparse
@@ -47,7 +48,22 @@ import tempfile
 
 from won_draws import games, heart as heart_of, men, replay, tag, two_player
 
-HUNT = re.compile(r'blind hunt: lone (\S+) odds (\S+) since ply (\S+), tour \S+ moves, cells(.*)')
+HUNT_FIELDS = {name: re.compile(pattern) for name, pattern in (
+    ('lone', r'\blone (\S+?),? '), ('odds', r'\bodds (\S+?),? '),
+    ('since', r'\bsince ply (-?\d+)'), ('cells', r'\bcells((?: \S+:\S+)*)\s*$'))}
+
+
+def parse_hunt(line):
+    """The fields of the engine's `blind hunt:` debug line (BlindSearch::hunt_novelty) as
+    strings: (lone, odds, since, cells), cells the text after `cells` (` <cell>:<value>`
+    pairs). Each field is found by its name, so that a line with fields added (a throw-away
+    build's, say `age 3,`) still reads. Raises ValueError, naming the line, when one of the
+    four is missing."""
+    found = {name: pattern.search(line) for name, pattern in HUNT_FIELDS.items()}
+    missing = [name for name, m in found.items() if m is None]
+    if missing:
+        raise ValueError(f'a "blind hunt:" line without {", ".join(missing)}: {line.strip()}')
+    return tuple(found[name].group(1) for name in ('lone', 'odds', 'since', 'cells'))
 
 
 def refusals(record):
@@ -175,9 +191,12 @@ def main():
         p = pos[i - 1]
         heart, carried = heart_of(p[3 - me])
         out = f'{i} hm {p[7]} heart {heart} {"carried" if carried else "alone"}'
-        hunt = [HUNT.search(l) for l in chunk.splitlines() if 'blind hunt:' in l]
+        hunt = [l for l in chunk.splitlines() if 'blind hunt:' in l]
         if hunt:
-            lone, odds, since, cells = hunt[-1].groups()
+            try:
+                lone, odds, since, cells = parse_hunt(hunt[-1])
+            except ValueError as e:
+                fail(str(e))
             values = {c.split(':')[0]: float(c.split(':')[1]) for c in cells.split()}
 
             def ago(cell):
