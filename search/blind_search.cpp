@@ -108,9 +108,12 @@ namespace {
 
 /// BlindSearch::exploration of a move to `sq`.
 double cell_exploration(const Belief& belief, int since, Cell sq) {
-    if (since < 0) return 0.0;
     // A man we took beside it since our men last stood there may have left its heart there.
     const int last = belief.beside_taken(sq) > belief.last_stood(sq) ? -1 : belief.last_stood(sq);
+    // Before the window's first ply, a cell none of ours has stood on counts whole: in the
+    // first plies of play a lone heart stands on such a cell of its owner's region as often
+    // as on one the boards favour (issue 28's thirty-fifth round, docs/search.md).
+    if (since < 0) return last < 0 ? 1.0 : 0.0;
     return last < since ? double(since - last) / double(since + 1) : 0.0;
 }
 

@@ -127,8 +127,12 @@ class BlindSearch {
     /// explores); then (since - s) / (since + 1), s the last observation one stood there (-1
     /// never): 1 for a cell never stood on, less for one stood on shortly before `since`
     /// (ruled out if the heart was alone by then; with the time it became alone unknown and
-    /// taken as uniform before `since`, the chance it was not). The hunt's unexplored cells
-    /// (Params::explore_cp), oldest first.
+    /// taken as uniform before `since`, the chance it was not). Before the window's first
+    /// observation (`since` < 0): 1 for a cell never stood on, 0 for the others (a cell
+    /// beside a man we took since our men stood there counts as never stood on, as always):
+    /// in the first plies of play a lone heart stands on such a cell of its owner's region as
+    /// often as on one the boards favour (issue 28's thirty-fifth round, docs/search.md).
+    /// The hunt's unexplored cells (Params::explore_cp), oldest first.
     static double exploration(const Belief& belief, int since, Move m);
 
     /// The hunt's value of a move to each cell, in [0, 1]: `lone` (the share of the belief's

@@ -432,7 +432,7 @@ TEST_CASE(
     // took ours (a heart it carried may have been left there), and those beside a man we
     // took (it may have carried its heart from there and left it, SPEC 4), read from the
     // whole positions of random blind games, not from the belief.
-    int checked = 0, explore = 0, taken_cells = 0, beside_ours = 0;
+    int checked = 0, explore = 0, taken_cells = 0, beside_ours = 0, early = 0;
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
         testing::BlindGame g(2, blind_rules(), seed * 101, 160);
         const Colour me = Colour(seed % 2);
@@ -480,7 +480,9 @@ TEST_CASE(
             for (Move m : v.proposals()) {
                 CAPTURE(move_to_string(m));
                 const int l = last[m.to()];
-                const bool expected = since >= 0 && l < since;
+                // Before the window's first ply, only a cell never stood on explores.
+                const bool expected = since >= 0 ? l < since : l < 0;
+                early += since < 0 && expected;
                 const double e = BlindSearch::exploration(belief, since, m);
                 CHECK((e > 0) == expected);
                 CHECK(e <= 1.0);
@@ -494,8 +496,10 @@ TEST_CASE(
     }
     MESSAGE("proposals " << checked << ", exploring " << explore
                          << ", to a cell where ours was taken " << taken_cells
-                         << ", cells beside a man we took " << beside_ours);
+                         << ", cells beside a man we took " << beside_ours
+                         << ", exploring before the window " << early);
     CHECK(checked > 100);
+    CHECK(early > 0);
     CHECK(beside_ours > 0);
     CHECK(explore > 0);
     CHECK(explore < checked);
