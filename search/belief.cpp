@@ -28,6 +28,7 @@ void Belief::forget_observations() {
     last_stood_.fill(-1);
     seen_.fill(-1);
     beside_taken_.fill(-1);
+    hunt_from_ = -1;
     hearts_taken_ = 0;
     hearts_expected_ = 0;
 }
@@ -479,6 +480,20 @@ bool Belief::relocate_heart(Board& b, Move m, const std::function<bool(const Pos
     return false;
 }
 
+void Belief::note_hunt() {
+    std::size_t lone = 0;
+    for (const Board& b : live_) {
+        bool any = false;
+        for (int c = 0; c < b.pos.players() && !any; ++c)
+            any = c != viewer_ && b.pos.heart_alone(Colour(c));
+        lone += any;
+    }
+    if (live_.empty() || 2 * lone < live_.size())
+        hunt_from_ = -1;
+    else if (hunt_from_ < 0)
+        hunt_from_ = int(observed_);
+}
+
 void Belief::note_hearts(Board& b, int at) {
     for (int c = 0; c < b.pos.players(); ++c) {
         if (b.pos.phase() != Phase::Play || !b.pos.heart_alone(Colour(c)))
@@ -717,12 +732,14 @@ bool Belief::update(const blind::View& view, const Params& params,
             from_view(view);
             read_ = tokens;
             observed_ = history.size();
+            note_hunt();
             break;
         }
         for (std::size_t k = 0; k < n; ++k) read_.push_back(tokens[tok + k]);
         tok += n;
         ++observed_;
         for (Board& b : live_) note_hearts(b, int(observed_));
+        if (o.kind != Observation::Kind::Own) note_hunt();
         // Our men's cells, and our walls' zones: no heart rests in a wall's zone, and our
         // wall could not have ended its move beside one (SPEC 5), so a wall rules out the
         // cells around it as a man rules out its own.
@@ -749,6 +766,7 @@ bool Belief::update(const blind::View& view, const Params& params,
         apply_refusals(view.refused());
         if (live_.empty()) from_view(view);
     }
+    note_hunt();
     return true;
 }
 

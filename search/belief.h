@@ -104,6 +104,14 @@ class Belief {
     /// (SPEC 4), after our men last stood there. The hunt counts `sq` as not stood on since
     /// (BlindSearch::hunt_values); the boards are left as they are.
     int beside_taken(Cell sq) const { return beside_taken_[sq]; }
+    /// The first observation of the hunt: of the stretch, up to the last observation read,
+    /// after each opponent's ply of which (and at the end of each update()) half of the
+    /// boards or more held an opposing heart standing alone (SPEC 4); -1 when fewer do now
+    /// (or nothing was read). A
+    /// heart alone never moves, and against a player that picks it up again rarely, so the
+    /// longer the hunt, the likelier our men's visits since it began came after the heart
+    /// was left (BlindSearch::exploration, issue 28's thirty-sixth round). Raises nothing.
+    int hunt_from() const { return hunt_from_; }
     /// The viewer's proposals ending on `sq` (normal moves) that the arbiter refused in its
     /// turns from observation `since` on, the present turn's included (SPEC 25): each says
     /// that an opposing man, a wall's zone or a man on the way barred it, so the cell was not
@@ -216,6 +224,10 @@ class Belief {
     bool relocate_heart(Board& b, Move m, const std::function<bool(const Position&)>& ok);
     /// Board::alone_since brought up to observation `at` (a carried heart is not alone yet).
     static void note_hearts(Board& b, int at);
+    /// hunt_from() after an opponent's ply (or a removal) read, and at the end of update():
+    /// the observation read last begins the hunt when half of the boards or more hold a lone
+    /// opposing heart and none had begun, ends it when fewer do.
+    void note_hunt();
     /// A free cell for a lone heart of colour c on board b (rejuvenate()): within three
     /// steps, empty, in no zone, no cloud and no heart, and no own man has stood there since
     /// the heart was left (last_stood_); drawn at random and kept with the chance
@@ -243,6 +255,7 @@ class Belief {
     std::array<int, kCells> last_stood_{};
     std::array<int, kCells> seen_{};          ///< seen(): -1 never
     std::array<int, kCells> beside_taken_{};  ///< beside_taken(): -1 never
+    int hunt_from_ = -1;                      ///< hunt_from()
     int hearts_taken_ = 0;                    ///< heart_odds(): hearts our moves read took
     double hearts_expected_ = 0;              ///< heart_odds(): what the boards expected of them
     std::vector<Board> live_;

@@ -114,7 +114,12 @@ double cell_exploration(const Belief& belief, int since, Cell sq) {
     // first plies of play a lone heart stands on such a cell of its owner's region as often
     // as on one the boards favour (issue 28's thirty-fifth round, docs/search.md).
     if (since < 0) return last < 0 ? 1.0 : 0.0;
-    return last < since ? double(since - last) / double(since + 1) : 0.0;
+    if (last >= since) return 0.0;
+    const double e = double(since - last) / double(since + 1);
+    // A long hunt: our men most likely stood there after the heart was left, not before.
+    const int from = belief.hunt_from();
+    const bool long_hunt = from >= 0 && belief.observed() - from >= BlindSearch::kLongHunt;
+    return long_hunt && last >= from ? BlindSearch::kLongHuntStood * e : e;
 }
 
 }  // namespace

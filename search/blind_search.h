@@ -132,6 +132,10 @@ class BlindSearch {
     /// beside a man we took since our men stood there counts as never stood on, as always):
     /// in the first plies of play a lone heart stands on such a cell of its owner's region as
     /// often as on one the boards favour (issue 28's thirty-fifth round, docs/search.md).
+    /// Once the hunt (Belief::hunt_from) is kLongHunt plies old, a cell last stood on since
+    /// it began counts kLongHuntStood of that: past 80 plies of a lone heart, the cells our
+    /// men had visited during its stretch held 44% of the hunt's values and never the heart
+    /// (issue 28's thirty-sixth round).
     /// The hunt's unexplored cells (Params::explore_cp), oldest first.
     static double exploration(const Belief& belief, int since, Move m);
 
@@ -167,6 +171,10 @@ class BlindSearch {
     /// sweep (HuntTour::gain, clamped at 1, so that every move along the plan saves as much
     /// as one onto the best cell).
     static constexpr double kProbeWeight = 1.0;
+    /// exploration: the hunt's age (plies since Belief::hunt_from) from which a cell stood on
+    /// since the hunt began counts kLongHuntStood of its exploration.
+    static constexpr int kLongHunt = 60;
+    static constexpr double kLongHuntStood = 0.3;
     /// hunt_values: the share of the lone-heart boards on one cell that weighs fully.
     static constexpr double kHeldFull = 0.1;
     /// hunt_values: a cell's value is multiplied by this for each proposal ending there that

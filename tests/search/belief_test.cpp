@@ -506,6 +506,95 @@ TEST_CASE(
     CHECK(taken_cells > 0);
 }
 
+TEST_CASE("belief: the hunt begins where half the boards hold a lone opposing heart") {
+    // Belief::hunt_from against the belief's own boards at each of our turns of random blind
+    // games: set exactly when half of them or more hold an opposing heart alone (SPEC 4), at
+    // or before the present, and the same from turn to turn while it stays set.
+    int set = 0, kept = 0, turns = 0;
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+        testing::BlindGame g(2, blind_rules(), seed * 211, 300);
+        const Colour me = Colour(seed % 2);
+        Belief belief(seed);
+        int before = -1, restarts = 0;
+        play_turns(
+            g, me, belief, small_params(16, 2), [] {},
+            [&](const blind::View&) {
+                std::size_t lone = 0;
+                for (std::size_t i = 0; i < belief.size(); ++i)
+                    lone += belief.board(i).heart_alone(Colour(1 - me));
+                const int from = belief.hunt_from();
+                CHECK((from >= 0) == (2 * lone >= belief.size()));
+                CHECK(from <= belief.observed());
+                if (before >= 0 && from >= 0 && belief.stats().restarts == restarts) {
+                    CHECK(from == before);
+                    ++kept;
+                }
+                set += from >= 0;
+                ++turns;
+                before = from;
+                restarts = belief.stats().restarts;
+            });
+    }
+    MESSAGE("turns " << turns << ", in a hunt " << set << ", the hunt's start kept " << kept);
+    CHECK(set > turns / 4);
+    CHECK(kept > 0);
+}
+
+TEST_CASE(
+    "blind search: in a long hunt a lone heart seldom stands where our men stood since it "
+    "began") {
+    // The reason for BlindSearch::kLongHuntStood, against the whole positions of random blind
+    // games (the random player seldom picks a lone heart up again): at our turns with the hunt
+    // (Belief::hunt_from) kLongHunt plies old or more and the opposing heart truly alone, the
+    // heart stands on a cell our men last stood on since the hunt began (before the window)
+    // at most kLongHuntStood times as often, per cell and turn, as on a cell none of ours
+    // stood on; and exploration() weighs such a cell kLongHuntStood of the window's ramp.
+    double stood_cells = 0, never_cells = 0, stood_hits = 0, never_hits = 0, weight = 0;
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        testing::BlindGame g(2, blind_rules(), seed * 313, 400);
+        const Colour me = Colour(seed % 2);
+        const Colour them = Colour(1 - me);
+        Belief belief(seed);
+        play_turns(
+            g, me, belief, small_params(16, 2), [] {},
+            [&](const blind::View& v) {
+                const int from = belief.hunt_from();
+                const int since = BlindSearch::explore_since(belief, v);
+                if (from < 0 || belief.observed() - from < BlindSearch::kLongHunt || since < 0)
+                    return;
+                if (!g.pos.heart_alone(them)) return;
+                for (int sq = 0; sq < kCells; ++sq) {
+                    if (test(g.pos.pieces(me), Cell(sq))) continue;
+                    const int last = belief.beside_taken(Cell(sq)) > belief.last_stood(Cell(sq))
+                                         ? -1
+                                         : belief.last_stood(Cell(sq));
+                    const bool hit = g.pos.heart(them) == Cell(sq);
+                    if (last < 0) {
+                        never_cells += 1;
+                        never_hits += hit;
+                    } else if (last >= from && last < since) {
+                        stood_cells += 1;
+                        stood_hits += hit;
+                        // The header's contract: kLongHuntStood of the window's ramp.
+                        const double e = BlindSearch::exploration(belief, since,
+                                                                  Move::normal(Cell(sq), Cell(sq)));
+                        CHECK(e == doctest::Approx(BlindSearch::kLongHuntStood *
+                                                   double(since - last) / double(since + 1)));
+                        weight += e;
+                    }
+                }
+            });
+    }
+    MESSAGE("long-hunt cell-turns: stood on since the hunt began "
+            << stood_cells << " (hearts " << stood_hits << "), never stood on " << never_cells
+            << " (hearts " << never_hits << ")");
+    REQUIRE(never_hits >= 20);
+    REQUIRE(stood_cells > 1000);
+    const double ratio = (stood_hits / stood_cells) / (never_hits / never_cells);
+    CHECK(ratio <= BlindSearch::kLongHuntStood);
+    MESSAGE("their mean exploration " << weight / stood_cells);
+}
+
 TEST_CASE(
     "blind search: once the opponent has no carrier, every cell stood on since our last capture is "
     "ruled out") {
