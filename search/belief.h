@@ -104,13 +104,13 @@ class Belief {
     /// (SPEC 4), after our men last stood there. The hunt counts `sq` as not stood on since
     /// (BlindSearch::hunt_values); the boards are left as they are.
     int beside_taken(Cell sq) const { return beside_taken_[sq]; }
-    /// The first observation of the hunt: of the stretch, up to the last observation read,
-    /// after each opponent's ply of which (and at the end of each update()) half of the
-    /// boards or more held an opposing heart standing alone (SPEC 4); -1 when fewer do now
-    /// (or nothing was read). A
-    /// heart alone never moves, and against a player that picks it up again rarely, so the
-    /// longer the hunt, the likelier our men's visits since it began came after the heart
-    /// was left (BlindSearch::exploration, issue 28's thirty-sixth round). Raises nothing.
+    /// The first observation of the hunt: the stretch of observations, up to the last one
+    /// read, at which half of the boards or more held an opposing heart standing alone
+    /// (SPEC 4), counted after each opponent's ply and at the end of each update(); -1 when
+    /// fewer do now (or nothing was read). A heart alone never moves, and a player that
+    /// picks it up again seldom (the random blind player) leaves it where it is: the longer
+    /// the hunt, the likelier our men's visits since it began came after the heart was left
+    /// (BlindSearch::exploration, issue 28's thirty-sixth round). Raises nothing.
     int hunt_from() const { return hunt_from_; }
     /// The viewer's proposals ending on `sq` (normal moves) that the arbiter refused in its
     /// turns from observation `since` on, the present turn's included (SPEC 25): each says

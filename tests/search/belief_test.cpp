@@ -550,41 +550,36 @@ TEST_CASE(
     // at most kLongHuntStood times as often, per cell and turn, as on a cell none of ours
     // stood on; and exploration() weighs such a cell kLongHuntStood of the window's ramp.
     double stood_cells = 0, never_cells = 0, stood_hits = 0, never_hits = 0, weight = 0;
-    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-        testing::BlindGame g(2, blind_rules(), seed * 313, 400);
-        const Colour me = Colour(seed % 2);
-        const Colour them = Colour(1 - me);
-        Belief belief(seed);
-        play_turns(
-            g, me, belief, small_params(16, 2), [] {},
-            [&](const blind::View& v) {
-                const int from = belief.hunt_from();
-                const int since = BlindSearch::explore_since(belief, v);
-                if (from < 0 || belief.observed() - from < BlindSearch::kLongHunt || since < 0)
-                    return;
-                if (!g.pos.heart_alone(them)) return;
-                for (int sq = 0; sq < kCells; ++sq) {
-                    if (test(g.pos.pieces(me), Cell(sq))) continue;
-                    const int last = belief.beside_taken(Cell(sq)) > belief.last_stood(Cell(sq))
-                                         ? -1
-                                         : belief.last_stood(Cell(sq));
-                    const bool hit = g.pos.heart(them) == Cell(sq);
-                    if (last < 0) {
-                        never_cells += 1;
-                        never_hits += hit;
-                    } else if (last >= from && last < since) {
-                        stood_cells += 1;
-                        stood_hits += hit;
-                        // The header's contract: kLongHuntStood of the window's ramp.
-                        const double e = BlindSearch::exploration(belief, since,
-                                                                  Move::normal(Cell(sq), Cell(sq)));
-                        CHECK(e == doctest::Approx(BlindSearch::kLongHuntStood *
-                                                   double(since - last) / double(since + 1)));
-                        weight += e;
-                    }
+    over_hunt_turns(
+        6, 313, 400,
+        [&](const testing::BlindGame& g, const blind::View& v, const Belief& belief,
+            const Belief::Params&, int, Colour me) {
+            const Colour them = Colour(1 - me);
+            const int from = belief.hunt_from();
+            const int since = BlindSearch::explore_since(belief, v);
+            if (from < 0 || belief.observed() - from < BlindSearch::kLongHunt || since < 0) return;
+            if (!g.pos.heart_alone(them)) return;
+            for (int sq = 0; sq < kCells; ++sq) {
+                if (test(g.pos.pieces(me), Cell(sq))) continue;
+                const int last = belief.beside_taken(Cell(sq)) > belief.last_stood(Cell(sq))
+                                     ? -1
+                                     : belief.last_stood(Cell(sq));
+                const bool hit = g.pos.heart(them) == Cell(sq);
+                if (last < 0) {
+                    never_cells += 1;
+                    never_hits += hit;
+                } else if (last >= from && last < since) {
+                    stood_cells += 1;
+                    stood_hits += hit;
+                    // The header's contract: kLongHuntStood of the window's ramp.
+                    const double e =
+                        BlindSearch::exploration(belief, since, Move::normal(Cell(sq), Cell(sq)));
+                    CHECK(e == doctest::Approx(BlindSearch::kLongHuntStood * double(since - last) /
+                                               double(since + 1)));
+                    weight += e;
                 }
-            });
-    }
+            }
+        });
     MESSAGE("long-hunt cell-turns: stood on since the hunt began "
             << stood_cells << " (hearts " << stood_hits << "), never stood on " << never_cells
             << " (hearts " << never_hits << ")");
