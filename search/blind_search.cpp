@@ -152,7 +152,8 @@ std::array<double, kCells> BlindSearch::hunt_values(const Belief& belief, int si
         if (belief.seen(Cell(sq)) >= 0) home[std::size_t(sq)] = 1.0;
     std::array<double, kCells> value{};
     for (int sq = 0; sq < kCells; ++sq) {
-        const double boards = 0.5 * std::min(1.0, held[std::size_t(sq)] / kHeldFull);
+        const double boards = 0.5 * std::min(1.0, held[std::size_t(sq)] / kHeldFull) *
+                              std::pow(home[std::size_t(sq)], kBoardsPriorPower);
         // The boards already agree with every cell our men stood on (a board whose heart
         // stood there was moved or dropped), so their share counts on a cell visited since
         // `since` too: a heart may have been carried there after our man left.

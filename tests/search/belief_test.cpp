@@ -766,10 +766,13 @@ TEST_CASE("blind search: the move-count draw's urgency follows the plies without
 }
 
 TEST_CASE("blind search: the hunt trusts a cell the boards hold by how many hold it") {
-    // BlindSearch::hunt_values where the boards' lone hearts stand: an unexplored cell of our
-    // own region held by 30% of the boards outranks one of the opponent's region held by none,
-    // while one held by a single board in a hundred does not (the boards crowd on a few cells
-    // and may all miss the true one; the heart stands mostly near where it was placed).
+    // BlindSearch::hunt_values where the boards' lone hearts stand, on unexplored cells: a
+    // cell held by 30% of the boards outranks itself held by none, and the same 30% weighs
+    // more on a cell of the opponent's region than on one of our own; one of our cells held
+    // by 30% of the boards, or by a single board in a hundred, stays below one of the
+    // opponent's held by none (the boards crowd on a few cells and may all miss the true one;
+    // the heart stands mostly near where it was placed, and the boards' share counts by the
+    // cell's prior: issue 28's thirty-seventh round).
     int checked = 0;
     over_hunt_turns(
         2, 433, 120, [&](auto&, const blind::View& v, Belief& belief, auto&, int since, Colour me) {
@@ -781,16 +784,67 @@ TEST_CASE("blind search: the hunt trusts a cell the boards hold by how many hold
                 if (test(geo::region(them), Cell(sq))) theirs = Cell(sq);
             }
             if (ours == NO_CELL || theirs == NO_CELL) return;
-            std::array<double, kCells> held{};
-            held[ours] = 0.3;
-            auto value = BlindSearch::hunt_values(belief, since, v.position(), me, 1.0, held);
-            CHECK(value[ours] > value[theirs]);
-            held[ours] = 0.01;
-            value = BlindSearch::hunt_values(belief, since, v.position(), me, 1.0, held);
-            CHECK(value[ours] < value[theirs]);
+            auto values = [&](double at_ours, double at_theirs) {
+                std::array<double, kCells> held{};
+                held[ours] = at_ours;
+                held[theirs] = at_theirs;
+                return BlindSearch::hunt_values(belief, since, v.position(), me, 1.0, held);
+            };
+            CHECK(values(0.3, 0.0)[ours] > values(0.0, 0.0)[ours]);
+            CHECK(values(0.0, 0.3)[theirs] > values(0.0, 0.0)[theirs]);
+            CHECK(values(0.0, 0.3)[theirs] > values(0.3, 0.0)[ours]);
+            const auto many = values(0.3, 0.0);
+            CHECK(many[ours] < many[theirs]);
+            const auto few = values(0.01, 0.0);
+            CHECK(few[ours] < few[theirs]);
             ++checked;
         });
     CHECK(checked > 10);
+}
+
+TEST_CASE(
+    "blind search: the boards' lone hearts on cells away from the owner's region stand there "
+    "less often") {
+    // Why BlindSearch::hunt_values counts the boards' share on a cell by its prior to the power
+    // kBoardsPriorPower: in random blind games, at our turns where the opposing heart truly
+    // stands alone, over the cells none of our men stood on that kHeldFull or more of the
+    // lone-heart boards hold, the heart stands on those of hunt prior below 1 (away from its
+    // owner's region) at less than 0.4^(2 x kBoardsPriorPower) of its rate on those of prior 1:
+    // the factor the rule gives a cell two steps away over one of the region.
+    std::array<int, 2> cells{}, hearts{};
+    over_hunt_turns(
+        64, 7919, 300,
+        [&](testing::BlindGame& g, const blind::View& v, Belief& belief, auto&, int, Colour me) {
+            const Colour them = Colour(1 - me);
+            if (!g.pos.heart_alone(them)) return;
+            std::array<double, kCells> held{};
+            int lone = 0;
+            for (std::size_t i = 0; i < belief.size(); ++i) {
+                const Position& b = belief.board(i);
+                if (!b.heart_alone(them)) continue;
+                held[b.heart(them)] += 1.0;
+                ++lone;
+            }
+            if (lone == 0) return;
+            for (int sq = 0; sq < kCells; ++sq) {
+                if (belief.last_stood(Cell(sq)) >= 0 ||
+                    held[std::size_t(sq)] < BlindSearch::kHeldFull * lone)
+                    continue;
+                const double prior =
+                    BlindSearch::hunt_prior(v.position().rules(), them, me, Cell(sq));
+                const int far = prior < 1.0;
+                ++cells[std::size_t(far)];
+                hearts[std::size_t(far)] += g.pos.heart(them) == Cell(sq);
+            }
+        });
+    MESSAGE("cell-turns held by the boards: of prior 1 " << cells[0] << " (hearts " << hearts[0]
+                                                         << "), below 1 " << cells[1] << " (hearts "
+                                                         << hearts[1] << ")");
+    REQUIRE(cells[0] > 200);
+    REQUIRE(cells[1] > 200);
+    const double home_rate = double(hearts[0]) / cells[0], far_rate = double(hearts[1]) / cells[1];
+    CHECK(home_rate > 0.0);
+    CHECK(far_rate < std::pow(0.4, 2 * BlindSearch::kBoardsPriorPower) * home_rate);
 }
 
 TEST_CASE("blind search: each refusal of a proposal to a cell halves the hunt's value of it") {
