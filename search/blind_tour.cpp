@@ -58,22 +58,24 @@ const std::array<std::uint8_t, kCells>& HuntTour::distances(PieceType t, Cell fr
     return d;
 }
 
-double HuntTour::tour(std::vector<Man> men, Bitboard left, int t0) {
+double HuntTour::tour(std::vector<Man> men, std::array<double, kCells> rest, Bitboard left,
+                      Bitboard walled, int t0) {
     double expected = 0;
     int t = t0;
     while (left && t < horizon_) {
-        // The man and cell with the most share per move needed (ties: the nearer), among
-        // those reached before the draw.
+        // The man and cell with the most share found per move needed (ties: the nearer),
+        // among those reached before the draw.
         double best_rate = 0;
         int best_man = -1, best_d = 0;
         Cell best_cell = NO_CELL;
         for (std::size_t i = 0; i < men.size(); ++i) {
             const auto& d = distances(men[i].type, men[i].cell);
-            for (Bitboard b = left; b;) {
+            const double takes_here = takes(men[i].type);
+            for (Bitboard b = men[i].type == WALL ? left & ~walled : left; b;) {
                 const Cell c = pop_lsb(b);
                 const int moves = d[c];
                 if (moves > kFar || moves == 0 || t + moves > horizon_) continue;
-                const double rate = share_[c] / moves;
+                const double rate = takes_here * rest[c] / moves;
                 if (rate > best_rate || (rate == best_rate && moves < best_d)) {
                     best_rate = rate, best_man = int(i), best_d = moves, best_cell = c;
                 }
@@ -81,22 +83,28 @@ double HuntTour::tour(std::vector<Man> men, Bitboard left, int t0) {
         }
         if (best_man < 0) break;  // nothing left within reach before the draw
         t += best_d;
-        expected += share_[best_cell] * t;
-        men[std::size_t(best_man)].cell = best_cell;
-        left &= ~bit(best_cell);
+        Man& man = men[std::size_t(best_man)];
+        const double found = takes(man.type) * rest[best_cell];
+        expected += found * t;
+        rest[best_cell] -= found;
+        man.cell = best_cell;
+        if (man.type == WALL)
+            walled |= bit(best_cell);
+        else
+            left &= ~bit(best_cell);
     }
-    double rest = 0;
-    for (Bitboard b = left; b;) rest += share_[pop_lsb(b)];
-    return expected + rest * (horizon_ + 1);
+    double unfound = 0;
+    for (Bitboard b = left; b;) unfound += rest[pop_lsb(b)];
+    return expected + unfound * (horizon_ + 1);
 }
 
 double HuntTour::expected_time(int t0) {
-    return tour(men_, cells_, t0);
+    return tour(men_, share_, cells_, 0, t0);
 }
 
 double HuntTour::probe(Move m) const {
     if (!cells_ || m.kind() != Move::Normal || !test(v_.pieces(us_), m.from())) return 0.0;
-    return test(cells_, m.to()) ? share_[m.to()] : 0.0;
+    return test(cells_, m.to()) ? takes(man_type(v_.man_on(m.from()))) * share_[m.to()] : 0.0;
 }
 
 double HuntTour::gain(Move m) {
@@ -104,9 +112,18 @@ double HuntTour::gain(Move m) {
     std::vector<Man> men = men_;
     for (Man& man : men)
         if (man.cell == m.from()) man.cell = m.to();
-    if (pass_ < 0) pass_ = tour(men_, cells_, 1);
+    if (pass_ < 0) pass_ = tour(men_, share_, cells_, 0, 1);
+    // The move's probe finds its share at move 1; a wall's leaves the rest to the others.
     const double found = probe(m);
-    const double after = found + tour(men, cells_ & ~bit(m.to()), 1);
+    std::array<double, kCells> rest = share_;
+    Bitboard left = cells_, walled = 0;
+    if (man_type(v_.man_on(m.from())) == WALL && test(cells_, m.to())) {
+        rest[m.to()] -= found;
+        walled = bit(m.to());
+    } else {
+        left &= ~bit(m.to());
+    }
+    const double after = found + tour(men, rest, left, walled, 1);
     return std::clamp(pass_ - after, 0.0, 1.0);
 }
 

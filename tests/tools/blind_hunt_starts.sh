@@ -7,6 +7,9 @@
 # g47 at ply 38, h46g47h, and leaves it at ply 44, g47g68: cut after 44 moves; blind's moves
 # 45, 47, ... 231: HuntMoves 94). Round 201's hunt of 1 is short, round 5's heart was taken
 # carried, round 135 was lost, round 360 ends with the heart carried.
+# `cut --reduced` keeps one: round 360 (blind Blue, drawn), where Green's bishop takes blind's
+# last piece, its bishop on g58, at ply 75 (28. Bxg58; blind keeps three pawns and its wall):
+# cut after 75 moves, Reduced 75. In the other five blind keeps a piece to the end.
 # A run made of the records themselves (round 28 as game 1, round 119 as game 3: both from
 # their own openings, blind in the record's seat): won-drawn-lost 1-1-0, hunts 5 and 100 (the
 # draw), mean 52.50. A second run with the two swapped (round 119's record as game 1, in the
@@ -45,6 +48,15 @@ for k in 1 2; do
   out="record $k: $((n - 1)) moves"
   expect "$([ "$k" = 1 ] && echo 'record 1: 21 moves' || echo 'record 2: 44 moves')"
 done
+out="$(python3 "$tool" cut "$repo/tests/data/blind_hunts.pgn" "$repo/tests/data/blind_hunts_vs.pgn" \
+  --reduced -o "$dir/reduced.pgn" --klinzha "$build/klinzha")"
+expect "1 openings written to $dir/reduced.pgn"
+out="$(cat "$dir/reduced.pgn")"
+expect '[Round "blind_hunts.pgn:360"]'
+expect '[Reduced "75"]'
+n=$("$build/klinzha" replay "$dir/reduced.pgn" | awk 'NF == 9' | wc -l)
+out="reduced: $((n - 1)) moves"
+expect "reduced: 75 moves"
 # Runs made of the records (the Round tags rewritten as klinzha-match numbers its games).
 sed 's/\[Round "28"\]/[Round "1"]/' "$repo/tests/data/blind_hunts.pgn" > "$dir/a.pgn"
 sed 's/\[Round "119"\]/[Round "3"]/; s/\[Round "201"\]/[Round "4"]/' \

@@ -2,8 +2,8 @@
 """tools/match/blind_hunt_starts.py: a benchmark of the Blind engine's long hunts (issue 28;
 SPEC 25): two-player records cut where a long hunt began, and runs played from them compared.
 
-    blind_hunt_starts.py cut RECORDS.pgn... -o STARTS.pgn [--min MOVES] [--engine NAME]
-                         [--klinzha PATH]
+    blind_hunt_starts.py cut RECORDS.pgn... -o STARTS.pgn [--min MOVES | --reduced]
+                         [--engine NAME] [--klinzha PATH]
     blind_hunt_starts.py compare STARTS.pgn RUN.pgn [RUN2.pgn] [--engine NAME] [--klinzha PATH]
     (defaults: --min 25, NAME blind, PATH build/release/klinzha)
 
@@ -13,6 +13,10 @@ alone (blind_hunts.py's hunt: the last stretch of play in which the heart stood 
 at the ply where that stretch began: the record's tags (Result `*`, Termination
 `unterminated`, Round
 `<file>:<round>`, the hunt's length in a HuntMoves tag), its setup and play to that ply.
+With --reduced instead, each record of NAME's two-player games (any result) in which NAME's
+army fell to pawns and walls during play (blind_hunts.py's "armies reduced to pawns and
+walls": no queen, rook, bishop or knight), cut at the first such ply while the game was still
+on, the ply in a Reduced tag (issue 28's thirty-eighth round: the draws' main companion).
 Prints how many it wrote.
 
 A run is klinzha-match played from those openings, one pair of games per opening in the
@@ -35,7 +39,7 @@ import math
 import re
 import sys
 
-from blind_hunts import HUNT_CAP, hunt, lone_stretch
+from blind_hunts import HUNT_CAP, hunt, hunters, lone_stretch
 from won_draws import games, replay, tag, two_player
 
 LOST = 150  # a lost game's weight in the paired comparison (our moves; a draw is HUNT_CAP)
@@ -43,9 +47,9 @@ MOVE_NUMBER = re.compile(r'^\d+\.+$')
 RESULTS = ('1-0', '0-1', '1/2-1/2', '*')
 
 
-def cut_record(record, plies, name, moves):
+def cut_record(record, plies, name, moves, label='HuntMoves'):
     """The record cut after its first `plies` moves (comments dropped), Result `*`, Round
-    `name`, a HuntMoves tag `moves`."""
+    `name`, a tag `label` (HuntMoves by default) holding `moves`."""
     head, body = record.split('\n\n', 1)
     tokens = [t for t in re.sub(r'\{[^}]*\}', ' ', body).split()
               if not MOVE_NUMBER.match(t) and t not in RESULTS]
@@ -53,7 +57,7 @@ def cut_record(record, plies, name, moves):
     head = re.sub(r'\[Termination "[^"]*"\]', '[Termination "unterminated"]', head)
     head = re.sub(r'\[Round "[^"]*"\]', f'[Round "{name}"]', head)
     head = re.sub(r'\[PlyCount "[^"]*"\]', f'[PlyCount "{plies}"]', head)
-    return f'{head}\n[HuntMoves "{moves}"]\n\n{" ".join(tokens[:plies])} *\n\n'
+    return f'{head}\n[{label} "{moves}"]\n\n{" ".join(tokens[:plies])} *\n\n'
 
 
 def cut(a):
@@ -65,6 +69,10 @@ def cut(a):
                 if not two_player(r) or a.engine not in seats:
                     continue
                 me = seats.index(a.engine)
+                name = f'{path.split("/")[-1]}:{tag(r, "Round")}'
+                if a.reduced:
+                    written += cut_reduced(r, me, name, a.klinzha, out)
+                    continue
                 result = tag(r, 'Result')
                 won = result == ('1-0' if me == 0 else '0-1')
                 count_draw = result == '1/2-1/2' and 'moves-each' in tag(r, 'Termination')
@@ -77,9 +85,23 @@ def cut(a):
                 h = hunt(positions, me)
                 if h < a.min and not count_draw:
                     continue
-                out.write(cut_record(r, start, f'{path.split("/")[-1]}:{tag(r, "Round")}', h))
+                out.write(cut_record(r, start, name, h))
                 written += 1
     print(f'{written} openings written to {a.output}')
+
+
+def cut_reduced(record, me, name, klinzha, out):
+    """Writes record (colour index me NAME's) to out cut at the first ply of play at which
+    NAME had no queen, rook, bishop or knight, when the game went on from there (a Reduced tag
+    holding the ply); returns 1 when written, else 0."""
+    positions = replay(record, klinzha, 'blind_hunt_starts.py')
+    for i, p in enumerate(positions or []):
+        if p[6] == 'play' and hunters(p[2 + me]) == 0:
+            if i >= len(positions) - 1:
+                return 0
+            out.write(cut_record(record, i, name, i, 'Reduced'))
+            return 1
+    return 0
 
 
 def read_run(path, own_seats, engine, klinzha):
@@ -162,7 +184,9 @@ def main():
     c = sub.add_parser('cut')
     c.add_argument('records', nargs='+')
     c.add_argument('-o', '--output', required=True)
-    c.add_argument('--min', type=int, default=25)
+    kind = c.add_mutually_exclusive_group()
+    kind.add_argument('--min', type=int, default=25)
+    kind.add_argument('--reduced', action='store_true')
     m = sub.add_parser('compare')
     m.add_argument('starts')
     m.add_argument('runs', nargs='+')
