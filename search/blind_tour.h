@@ -41,9 +41,10 @@ class HuntTour {
     /// The chance that a wall's move onto the cell where an opposing heart stands alone takes
     /// it: the move is legal only when no opposing man stands beside the cell and no opposing
     /// wall's zone meets the wall's (SPEC 5), and the carrier that left the heart often stands
-    /// beside it. On the records of 1,600 games against the random player, a wall could have
-    /// ended on the heart's cell at 9,667 of 19,774 of our turns with it alone (0.49; issue
-    /// 28's thirty-eighth round, docs/search.md). The sweep counts a wall's visit as finding
+    /// beside it. On the records of 1,600 games against the random player, no opposing man
+    /// stood beside the heart's cell and no opposing wall within two steps of it at 6,008 of
+    /// 12,288 of our turns with it alone (0.49; issue 28's thirty-eighth round,
+    /// docs/search.md). The sweep counts a wall's visit as finding
     /// that share of the cell's value and leaves the rest to our other men.
     static constexpr double kWallTakes = 0.5;
 
