@@ -39,7 +39,7 @@ import math
 import re
 import sys
 
-from blind_hunts import HUNT_CAP, hunt, hunters, lone_stretch
+from blind_hunts import HUNT_CAP, first_reduced, hunt, lone_stretch
 from won_draws import games, replay, tag, two_player
 
 LOST = 150  # a lost game's weight in the paired comparison (our moves; a draw is HUNT_CAP)
@@ -95,13 +95,11 @@ def cut_reduced(record, me, name, klinzha, out):
     NAME had no queen, rook, bishop or knight, when the game went on from there (a Reduced tag
     holding the ply); returns 1 when written, else 0."""
     positions = replay(record, klinzha, 'blind_hunt_starts.py')
-    for i, p in enumerate(positions or []):
-        if p[6] == 'play' and hunters(p[2 + me]) == 0:
-            if i >= len(positions) - 1:
-                return 0
-            out.write(cut_record(record, i, name, i, 'Reduced'))
-            return 1
-    return 0
+    i = first_reduced(positions or [], me)
+    if i is None or i >= len(positions) - 1:
+        return 0
+    out.write(cut_record(record, i, name, i, 'Reduced'))
+    return 1
 
 
 def read_run(path, own_seats, engine, klinzha):

@@ -101,9 +101,16 @@ def hunters(field):
     return sum(1 for m in men_of(field) if m[0] in 'QRBN')
 
 
+def first_reduced(positions, me):
+    """The index of the first position of play at which colour index me had no queen, rook,
+    bishop or knight; None when there is none."""
+    return next((i for i, p in enumerate(positions)
+                 if p[6] == 'play' and hunters(p[2 + me]) == 0), None)
+
+
 def pawns_and_walls(positions, me):
     """Whether at some position of play colour index me had no queen, rook, bishop or knight."""
-    return any(p[6] == 'play' and hunters(p[2 + me]) == 0 for p in positions)
+    return first_reduced(positions, me) is not None
 
 
 def pieces_after(positions, me, moves):
