@@ -63,14 +63,25 @@ int empty_board_moves(geo::PathClass pc, Cell from, Cell to) {
     return kCells;
 }
 
-/// The moves the nearest of `me`'s men in p needs to `target` (HuntTour::distances).
-int nearest_moves(HuntTour& tour, const Position& p, Colour me, Cell target) {
-    int n = HuntTour::kFar + 1;
+/// The nearest moves to `target` of `me`'s walls (first) and of its other men (second) in p,
+/// the man on `from` standing on `to` instead (HuntTour::distances; kFar + 1: none in reach).
+std::pair<int, int> nearest_by_kind(HuntTour& tour, const Position& p, Colour me, Cell target,
+                                    Cell from = NO_CELL, Cell to = NO_CELL) {
+    int walls = HuntTour::kFar + 1, others = HuntTour::kFar + 1;
     for (Bitboard b = p.pieces(me); b;) {
         const Cell c = pop_lsb(b);
-        n = std::min<int>(n, tour.distances(man_type(p.man_on(c)), c)[target]);
+        const PieceType t = man_type(p.man_on(c));
+        const int d = tour.distances(t, c == from ? to : c)[target];
+        int& nearest = t == WALL ? walls : others;
+        nearest = std::min(nearest, d);
     }
-    return n;
+    return {walls, others};
+}
+
+/// The moves the nearest of `me`'s men in p needs to `target` (HuntTour::distances).
+int nearest_moves(HuntTour& tour, const Position& p, Colour me, Cell target) {
+    const auto [walls, others] = nearest_by_kind(tour, p, me, target);
+    return std::min(walls, others);
 }
 
 }  // namespace
@@ -111,20 +122,6 @@ TEST_CASE("blind tour: a man's cells one move away are those of its legal moves"
 }
 
 namespace {
-
-/// The nearest moves to `target` of `me`'s walls (first) and of its other men (second) in p,
-/// the man on `from` standing on `to` instead (HuntTour::distances; kFar + 1: none in reach).
-std::pair<int, int> nearest_by_kind(HuntTour& tour, const Position& p, Colour me, Cell target,
-                                    Cell from = NO_CELL, Cell to = NO_CELL) {
-    int walls = HuntTour::kFar + 1, others = HuntTour::kFar + 1;
-    for (Bitboard b = p.pieces(me); b;) {
-        const Cell c = pop_lsb(b);
-        const PieceType t = man_type(p.man_on(c));
-        const int d = tour.distances(t, c == from ? to : c)[target];
-        (t == WALL ? walls : others) = std::min(t == WALL ? walls : others, d);
-    }
-    return {walls, others};
-}
 
 /// The expected time of a sweep for one cell holding the whole value, by the sweep's rule
 /// written out for this case (search/blind_tour.h): from move t, a man reaches the cell d moves
