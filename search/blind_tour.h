@@ -44,8 +44,8 @@ class HuntTour {
     /// beside it. On the records of 1,600 games against the random player, no opposing man
     /// stood beside the heart's cell and no opposing wall within two steps of it at 6,008 of
     /// 12,288 of our turns with it alone (0.49; issue 28's thirty-eighth round,
-    /// docs/search.md). The sweep counts a wall's visit as finding
-    /// that share of the cell's value and leaves the rest to our other men.
+    /// docs/search.md). The sweep counts a wall's visit as finding that share of the cell's
+    /// value and leaves the rest to our other men.
     static constexpr double kWallTakes = 0.5;
 
     /// `value`: per cell, the hunt's value (>= 0; BlindSearch::hunt_values: the shares are
