@@ -572,8 +572,9 @@ void Belief::from_view(const blind::View& view) {
     // Boards at the present built from the view alone: the viewer's men, each opponent still
     // in with a setup from its pool placed by the placement rules (a planned cell that is not
     // legal any more replaced by a legal one), two players: as many opposing men as the
-    // viewer did not capture, and a heart on a carrier; checked as a position string (SPEC
-    // 10) and against the refused proposals.
+    // viewer did not capture (never a wall: walls are not taken, SPEC 3), and a heart on a
+    // carrier or, in play, alone (issue 28's thirty-ninth round); checked as a position
+    // string (SPEC 10) and against the refused proposals.
     stats_.approximate = true;
     live_.clear();
     const Position& v = view.position();
@@ -616,9 +617,11 @@ void Belief::from_view(const blind::View& view) {
         if (!ok) continue;
         if (players == 2 && v.phase() == Phase::Play) {  // the men the viewer took are gone
             const Colour o = Colour(1 - viewer_);
-            for (int k = 0; k < captures && w.pieces(o); ++k) {
+            // Walls are never taken (SPEC 3).
+            for (int k = 0; k < captures && (w.pieces(o) & ~w.pieces(o, WALL)); ++k) {
                 std::vector<Cell> cells;
-                for_each_cell(w.pieces(o), [&](Cell sq) { cells.push_back(sq); });
+                for_each_cell(w.pieces(o) & ~w.pieces(o, WALL),
+                              [&](Cell sq) { cells.push_back(sq); });
                 w.remove_man(cells[rng_() % cells.size()]);
             }
         }
@@ -627,14 +630,29 @@ void Belief::from_view(const blind::View& view) {
             const Bitboard zones = w.all_zones();
             for (int c = 0; c < players && ok; ++c) {
                 if (c == viewer_ || !v.is_in(Colour(c))) continue;
+                // On a carrier in half the boards; otherwise, or when no carrier is left (a
+                // wall, knights and bishops carry none, SPEC 4), alone on a free cell drawn
+                // by the home prior (1 where an opposing man took ours).
                 const Bitboard spots = w.carriers(Colour(c)) & ~zones & ~w.clouds() & ~w.hearts();
-                if (!spots) {
+                const Bitboard free =
+                    kAllCells & ~w.occupied() & ~zones & ~w.clouds() & ~w.hearts();
+                if (spots && (rng_() % 2 || !free)) {
+                    std::vector<Cell> cells;
+                    for_each_cell(spots, [&](Cell sq) { cells.push_back(sq); });
+                    w.put_heart(Colour(c), cells[rng_() % cells.size()]);
+                } else if (free) {
+                    const auto& prior = home_prior(w.rules(), Colour(c));
+                    std::vector<Cell> cells;
+                    std::vector<double> weight;
+                    for_each_cell(free, [&](Cell sq) {
+                        cells.push_back(sq);
+                        weight.push_back(seen_[sq] >= 0 ? 1.0 : prior[sq]);
+                    });
+                    std::discrete_distribution<std::size_t> pick(weight.begin(), weight.end());
+                    w.put_heart(Colour(c), cells[pick(rng_)]);
+                } else {
                     ok = false;
-                    break;
                 }
-                std::vector<Cell> cells;
-                for_each_cell(spots, [&](Cell sq) { cells.push_back(sq); });
-                w.put_heart(Colour(c), cells[rng_() % cells.size()]);
             }
         }
         if (!ok) continue;

@@ -128,6 +128,9 @@ class Belief {
     }
     /// Forgets everything (ucinewgame).
     void clear();
+    /// from_view() for tests and analysis: the boards built from `view` alone, with the
+    /// parameters of the last update(). Raises nothing.
+    void rebuild_from_view(const blind::View& view) { from_view(view); }
 
     /// The prior on where a lone heart of `owner` stands, per cell in (0, 1]: kHomeDecay^d, d
     /// the steps from the nearest of owner's setup cells (its region, and the separators
@@ -194,6 +197,14 @@ class Belief {
     void filter_refusals(std::vector<Board>& boards, const std::vector<Move>& refused);
     /// Refills live_ from the survivors `next` (copies of random survivors) up to the count.
     void resample(std::vector<Board>& next);
+    /// Replaces the boards by params_.boards built from the view alone, at the present (what
+    /// update() falls back to when no board can follow the observations; sets
+    /// Stats::approximate): the viewer's men; each opponent still in with a setup from its
+    /// pool; two players in play, the men the viewer took removed at random among those that
+    /// are not walls (walls are never taken, SPEC 3); each opposing heart on one of its
+    /// carriers in half the boards, else (or when it has none: SPEC 4) alone on a free cell
+    /// drawn by home_prior (1 on a cell seen()), issue 28's thirty-ninth round. Raises
+    /// nothing; the boards may be fewer, none when no valid position (SPEC 10) was found.
     void from_view(const blind::View& view);
     /// Tries to make ok(p) true by moving one hidden object (a man of another colour with
     /// the heart it carries, or a lone heart of another colour) to a free cell of `near`, at
