@@ -106,20 +106,30 @@ int BlindSearch::explore_since(const Belief& belief, const blind::View& view) {
 
 namespace {
 
+/// The last observation at which one of our men stood on `sq` (Belief::last_stood), -1 when
+/// an opposing man we took beside it since may have left its heart there.
+int last_stood(const Belief& belief, Cell sq) {
+    return belief.beside_taken(sq) > belief.last_stood(sq) ? -1 : belief.last_stood(sq);
+}
+
+/// Whether the hunt is BlindSearch::kLongHunt plies old or more and one of our men stood on
+/// `sq` since it began: most likely after the heart was left, not before.
+bool stood_in_long_hunt(const Belief& belief, Cell sq) {
+    const int from = belief.hunt_from();
+    return from >= 0 && belief.observed() - from >= BlindSearch::kLongHunt &&
+           last_stood(belief, sq) >= from;
+}
+
 /// BlindSearch::exploration of a move to `sq`.
 double cell_exploration(const Belief& belief, int since, Cell sq) {
-    // A man we took beside it since our men last stood there may have left its heart there.
-    const int last = belief.beside_taken(sq) > belief.last_stood(sq) ? -1 : belief.last_stood(sq);
+    const int last = last_stood(belief, sq);
     // Before the window's first ply, a cell none of ours has stood on counts whole: in the
     // first plies of play a lone heart stands on such a cell of its owner's region as often
     // as on one the boards favour (issue 28's thirty-fifth round, docs/search.md).
     if (since < 0) return last < 0 ? 1.0 : 0.0;
     if (last >= since) return 0.0;
     const double e = double(since - last) / double(since + 1);
-    // A long hunt: our men most likely stood there after the heart was left, not before.
-    const int from = belief.hunt_from();
-    const bool long_hunt = from >= 0 && belief.observed() - from >= BlindSearch::kLongHunt;
-    return long_hunt && last >= from ? BlindSearch::kLongHuntStood * e : e;
+    return stood_in_long_hunt(belief, sq) ? BlindSearch::kLongHuntStood * e : e;
 }
 
 }  // namespace
@@ -157,9 +167,13 @@ std::array<double, kCells> BlindSearch::hunt_values(const Belief& belief, int si
         // The boards already agree with every cell our men stood on (a board whose heart
         // stood there was moved or dropped), so their share counts on a cell visited since
         // `since` too: a heart may have been carried there after our man left.
+        // In a long hunt, the boards' share alone on a cell stood on since it began counts
+        // kLongHuntStood of itself too: most likely the heart was left before that visit.
+        const double floor =
+            stood_in_long_hunt(belief, Cell(sq)) ? kLongHuntStood * boards : boards;
         value[std::size_t(sq)] = lone * std::max(cell_exploration(belief, since, Cell(sq)) *
                                                      (0.5 * home[std::size_t(sq)] + boards),
-                                                 boards);
+                                                 floor);
         // Each refusal of a proposal to the cell halves it: the sweep's paths (our men alone
         // in the way) do not see what barred it, and would send us there again and again.
         if (const int r = belief.refused_on(Cell(sq), since))

@@ -153,6 +153,11 @@ class BlindSearch {
     /// of small prior among them, more than the hearts do (issue 28's thirty-seventh round).
     /// Each proposal to the cell refused from `since` on multiplies its value by
     /// kRefusedDecay (a cell the sweep cannot reach by the paths it sees holds it back).
+    /// On a cell stood on since a long hunt began (as in exploration()), the boards' share
+    /// alone counts kLongHuntStood of itself: the boards move their missed hearts back onto
+    /// the cells near the owner's region, which our men had visited, and that share alone
+    /// kept them at the top of the sweep for a hundred plies while the heart stood on a cell
+    /// of smaller prior (issue 28's thirty-ninth round, docs/search.md).
     static std::array<double, kCells> hunt_values(const Belief& belief, int since,
                                                   const Position& v, Colour us, double lone,
                                                   const std::array<double, kCells>& held);
