@@ -457,7 +457,7 @@ bool Belief::relocate_heart(Board& b, Move m, const std::function<bool(const Pos
     double total = 0;
     for_each_cell(free, [&](Cell sq) {
         if (last_stood_[sq] >= b.alone_since[std::size_t(c)]) return;
-        const double w = seen_[sq] >= 0 ? 1.0 : prior[sq];
+        const double w = lone_heart_weight(prior, sq);
         cells.emplace_back(sq, w);
         total += w;
     });
@@ -568,6 +568,31 @@ void Belief::apply_refusals(const std::vector<Move>& refused) {
     resample(boards);
 }
 
+bool Belief::put_hidden_heart(Position& w, Colour c, Bitboard zones) {
+    // On a carrier in half the boards; otherwise, or when no carrier is left (a wall, knights
+    // and bishops carry none, SPEC 4), alone on a free cell drawn by the home prior (1 where
+    // an opposing man took ours).
+    const Bitboard spots = w.carriers(c) & ~zones & ~w.clouds() & ~w.hearts();
+    const Bitboard free = kAllCells & ~w.occupied() & ~zones & ~w.clouds() & ~w.hearts();
+    if (spots && (rng_() % 2 || !free)) {
+        std::vector<Cell> cells;
+        for_each_cell(spots, [&](Cell sq) { cells.push_back(sq); });
+        w.put_heart(c, cells[rng_() % cells.size()]);
+        return true;
+    }
+    if (!free) return false;
+    const auto& prior = home_prior(w.rules(), c);
+    std::vector<Cell> cells;
+    std::vector<double> weight;
+    for_each_cell(free, [&](Cell sq) {
+        cells.push_back(sq);
+        weight.push_back(lone_heart_weight(prior, sq));
+    });
+    std::discrete_distribution<std::size_t> pick(weight.begin(), weight.end());
+    w.put_heart(c, cells[pick(rng_)]);
+    return true;
+}
+
 void Belief::from_view(const blind::View& view) {
     // Boards at the present built from the view alone: the viewer's men, each opponent still
     // in with a setup from its pool placed by the placement rules (a planned cell that is not
@@ -630,29 +655,7 @@ void Belief::from_view(const blind::View& view) {
             const Bitboard zones = w.all_zones();
             for (int c = 0; c < players && ok; ++c) {
                 if (c == viewer_ || !v.is_in(Colour(c))) continue;
-                // On a carrier in half the boards; otherwise, or when no carrier is left (a
-                // wall, knights and bishops carry none, SPEC 4), alone on a free cell drawn
-                // by the home prior (1 where an opposing man took ours).
-                const Bitboard spots = w.carriers(Colour(c)) & ~zones & ~w.clouds() & ~w.hearts();
-                const Bitboard free =
-                    kAllCells & ~w.occupied() & ~zones & ~w.clouds() & ~w.hearts();
-                if (spots && (rng_() % 2 || !free)) {
-                    std::vector<Cell> cells;
-                    for_each_cell(spots, [&](Cell sq) { cells.push_back(sq); });
-                    w.put_heart(Colour(c), cells[rng_() % cells.size()]);
-                } else if (free) {
-                    const auto& prior = home_prior(w.rules(), Colour(c));
-                    std::vector<Cell> cells;
-                    std::vector<double> weight;
-                    for_each_cell(free, [&](Cell sq) {
-                        cells.push_back(sq);
-                        weight.push_back(seen_[sq] >= 0 ? 1.0 : prior[sq]);
-                    });
-                    std::discrete_distribution<std::size_t> pick(weight.begin(), weight.end());
-                    w.put_heart(Colour(c), cells[pick(rng_)]);
-                } else {
-                    ok = false;
-                }
+                ok = put_hidden_heart(w, Colour(c), zones);
             }
         }
         if (!ok) continue;

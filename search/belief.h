@@ -206,6 +206,15 @@ class Belief {
     /// drawn by home_prior (1 on a cell seen()), issue 28's thirty-ninth round. Raises
     /// nothing; the boards may be fewer, none when no valid position (SPEC 10) was found.
     void from_view(const blind::View& view);
+    /// from_view()'s heart of colour c on w (its men placed; `zones`: every wall's zone on
+    /// w): on one of c's carriers in half the boards, else, or with no carrier, alone on a
+    /// free cell drawn by lone_heart_weight(). False when neither has a cell.
+    bool put_hidden_heart(Position& w, Colour c, Bitboard zones);
+    /// A lone hidden heart's weight on cell sq, as the hunt weighs it: `prior` (home_prior of
+    /// its owner) there, or 1 on a cell where an opposing man took ours (seen()).
+    double lone_heart_weight(const std::array<double, kCells>& prior, Cell sq) const {
+        return seen_[sq] >= 0 ? 1.0 : prior[sq];
+    }
     /// Tries to make ok(p) true by moving one hidden object (a man of another colour with
     /// the heart it carries, or a lone heart of another colour) to a free cell of `near`, at
     /// most `tries` times; the result must be a valid position (SPEC 10). True when p was
