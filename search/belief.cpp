@@ -28,6 +28,7 @@ void Belief::forget_observations() {
     last_stood_.fill(-1);
     seen_.fill(-1);
     beside_taken_.fill(-1);
+    taker_.fill(NO_CELL);
     hunt_from_ = -1;
     hearts_taken_ = 0;
     hearts_expected_ = 0;
@@ -368,7 +369,8 @@ void Belief::rejuvenate(const Params& params) {
     // few ancestors and agree on what nothing has shown (where a heart sits, most of all):
     // sample impoverishment. Half the boards get a small change that no observation of the
     // present rules out: a hidden heart moved to another carrier of its colour (or left
-    // alone where it was), one hidden man moved as one of its own moves would have, or (a
+    // alone where it was), one hidden man moved as one of its own moves would have (not the
+    // one that took ours at its colour's last ply: it stands where the arbiter said), or (a
     // share Params::type_swap) one hidden man given the kind of a man of its colour taken.
     MoveList legal;
     for (Board& b : live_) {
@@ -404,7 +406,8 @@ void Belief::rejuvenate(const Params& params) {
             quiet.size = 0;
             for (Move m : legal)
                 if (q.man_on(m.to()) == kNoMan && q.heart_victim(m) == NO_COLOUR &&
-                    !m.carries_heart() && m.from() != q.heart(c))
+                    !m.carries_heart() && m.from() != q.heart(c) &&
+                    m.from() != taker_[std::size_t(c)])
                     quiet.push(m);
             if (quiet.size == 0) continue;
             const Move m = quiet.moves[rng_() % quiet.size];
@@ -780,6 +783,8 @@ bool Belief::update(const blind::View& view, const Params& params,
             last_stood_[o.cell] = -1;
             seen_[o.cell] = int(observed_);
         }
+        if (o.kind == Observation::Kind::Other && o.mover != NO_COLOUR)
+            taker_[std::size_t(o.mover)] = o.took == Observation::Took::Man ? o.cell : NO_CELL;
     }
     rejuvenate(params);
     if (view.to_propose()) {

@@ -225,9 +225,10 @@ class Belief {
     void fitting(const Position& p, const blind::Observation& o, MoveList& fit) const;
     /// Small changes to half the boards that no present observation rules out (a hidden heart
     /// on another carrier, a lone hidden heart on another cell that no own man has stood on
-    /// since it was left, a hidden man moved as by one of its moves, and a share
-    /// params.type_swap of them a hidden man given a kind taken), against sample
-    /// impoverishment (Stats::rejuvenated).
+    /// since it was left, a hidden man moved as by one of its moves, never the man that took
+    /// ours at its colour's last ply (taker_: the arbiter named its cell, and it has not
+    /// moved since; issue 28's fortieth round), and a share params.type_swap of them a hidden
+    /// man given a kind taken), against sample impoverishment (Stats::rejuvenated).
     void rejuvenate(const Params& params);
     /// rejuvenate()'s kind change on q (a board's position) for colour c: one of c's hidden
     /// men, not a wall (walls are never taken, SPEC 3) and not the carrier of c's heart,
@@ -275,9 +276,13 @@ class Belief {
     std::array<int, kCells> last_stood_{};
     std::array<int, kCells> seen_{};          ///< seen(): -1 never
     std::array<int, kCells> beside_taken_{};  ///< beside_taken(): -1 never
-    int hunt_from_ = -1;                      ///< hunt_from()
-    int hearts_taken_ = 0;                    ///< heart_odds(): hearts our moves read took
-    double hearts_expected_ = 0;              ///< heart_odds(): what the boards expected of them
+    /// Per colour: the cell where its man took one of the viewer's at its last ply read
+    /// (the arbiter named it, SPEC 25), NO_CELL when that ply took none; rejuvenate()
+    /// never moves the man there, since no ply of its own has come since.
+    std::array<Cell, kColours> taker_{};
+    int hunt_from_ = -1;          ///< hunt_from()
+    int hearts_taken_ = 0;        ///< heart_odds(): hearts our moves read took
+    double hearts_expected_ = 0;  ///< heart_odds(): what the boards expected of them
     std::vector<Board> live_;
     std::array<std::vector<std::vector<Move>>, kColours> pool_;  ///< setups per colour
     /// The proposals refused in one of the viewer's turns.

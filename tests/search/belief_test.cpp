@@ -378,6 +378,22 @@ TEST_CASE("belief: the boards' kinds of a man that took ours are those of a rand
     }
 }
 
+TEST_CASE("belief: the man that took ours stays on its cell on every board until its next ply") {
+    // The arbiter names the cell where an opposing man took ours (SPEC 25), and no ply of
+    // its own has come since: every board must hold an opposing man there at our next turn.
+    // Belief::rejuvenate moved a hidden man on half the boards after every update, the
+    // taker among them, and left it off 7 to 18% of them in games lost to the random player,
+    // whose knight went on to take our heart from there (issue 28's thirty-ninth and fortieth
+    // rounds). The build before: 1,102 of the 10,752 boards of these 168 turns had none.
+    const auto takers = fresh_takers(60);
+    int boards = 0, empty = 0;
+    for (const FreshTaker& f : takers) boards += f.n, empty += f.empty;
+    MESSAGE("turns just after a capture of ours " << takers.size() << ", boards " << boards
+                                                  << ", without a man on the cell " << empty);
+    CHECK(takers.size() > 40);
+    CHECK(empty == 0);
+}
+
 TEST_CASE("belief: boards built from the view alone keep the walls and may hold a lone heart") {
     // Belief::from_view, update()'s last resort when no board can follow the observations
     // (Stats::approximate). It removed the men we took at random, walls among them, though
@@ -513,11 +529,15 @@ TEST_CASE("belief: boards whose lone heart our move missed keep a heart elsewher
     // the opponent plays at random. Every miss drops the boards that held the heart there;
     // resampling copies the rest, which crowd on their own few cells, and the true cell drops
     // out of them. Counted at our turns where the opponent's heart stands alone: the share of
-    // turns where some board holds it on its true cell. Boards kept with the heart moved
-    // (Belief::relocate_heart): 990 of 1,245 turns (80%); dropped: 762 of 1,146 (66%).
+    // turns where some board holds it on its true cell. Over these 100 games, boards kept
+    // with the heart moved (Belief::relocate_heart): 3,626 of 5,070 turns (72%); dropped:
+    // 2,522 of 4,582 (55%); over seeds 101-600, 70% and 48%. (The 24 games this test played
+    // before gave 81%, far above other seeds: a rejuvenation change that drew the random
+    // numbers otherwise fell to 72% there and agreed with the build before on every other
+    // seed, issue 28's fortieth round.)
     int alone = 0, held = 0;
     std::uint64_t relocated = 0;
-    for (std::uint64_t seed = 1; seed <= 24; ++seed) {
+    for (std::uint64_t seed = 1; seed <= 100; ++seed) {
         testing::BlindGame g(2, blind_rules(), seed * 104729, 300);
         const Colour me = Colour(seed % 2), them = Colour(1 - me);
         Belief belief(seed);
@@ -550,8 +570,8 @@ TEST_CASE("belief: boards whose lone heart our move missed keep a heart elsewher
     }
     MESSAGE("turns with the opponent's heart alone " << alone << ", held by some board " << held
                                                      << ", boards relocated " << relocated);
-    REQUIRE(alone > 300);
-    CHECK(held * 4 >= alone * 3);
+    REQUIRE(alone > 1000);
+    CHECK(held * 8 >= alone * 5);
     CHECK(relocated > 0);
 }
 
