@@ -13,6 +13,7 @@ namespace klinzha {
 using blind::Observation;
 
 void Belief::clear() {
+    rng_.seed(seed_);
     viewer_ = NO_COLOUR;
     start_fen_.clear();
     forget_observations();

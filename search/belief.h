@@ -73,7 +73,7 @@ class Belief {
         std::uint64_t rejuvenated = 0;
     };
 
-    explicit Belief(std::uint64_t seed = 0x426c696e64ULL) : rng_(seed) {}
+    explicit Belief(std::uint64_t seed = 0x426c696e64ULL) : seed_(seed), rng_(seed) {}
 
     /// Brings the boards up to date with `view`. keep_going() is asked between tokens (a
     /// time budget); when it says stop, the boards are those of the last token read and the
@@ -126,7 +126,10 @@ class Belief {
     double heart_odds() const {
         return std::min(1.0, (1.0 + hearts_taken_) / (1.0 + hearts_expected_));
     }
-    /// Forgets everything (ucinewgame).
+    /// Forgets everything (ucinewgame), and starts the random numbers again from the seed: a
+    /// game's boards do not depend on the games played before it, so a record replayed in a
+    /// fresh engine (tools/match/blind_trace.py) follows the boards of the game (its clock
+    /// aside). Raises nothing.
     void clear();
     /// from_view() for tests and analysis: the boards built from `view` alone, with the
     /// parameters of the last update(). Raises nothing.
@@ -263,6 +266,7 @@ class Belief {
     /// piece moved to another free cell of its setup cells.
     std::vector<Move> setup_for(Colour c);
 
+    std::uint64_t seed_;
     std::mt19937_64 rng_;
     Params params_;
     Colour viewer_ = NO_COLOUR;

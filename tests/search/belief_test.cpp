@@ -394,6 +394,31 @@ TEST_CASE("belief: the man that took ours stays on its cell on every board until
     CHECK(empty == 0);
 }
 
+TEST_CASE("belief: after clear() a game's boards are those of a new belief") {
+    // ucinewgame (Engine::new_game) clears the belief, and its random numbers start again
+    // from the seed: a game's boards do not hang on the games the process played before, and
+    // a record replayed in a fresh engine (tools/match/blind_trace.py) follows the game's
+    // boards, its clock aside. (Issue 28's fortieth round: replays of games drawn against the
+    // random player tested cells the games never did, from other boards.)
+    const auto boards_of = [](Belief& belief, std::uint64_t game_seed) {
+        testing::BlindGame g(2, blind_rules(), game_seed, 90);
+        std::vector<std::string> fens;
+        play_turns(
+            g, Colour(0), belief, small_params(16, 2), [] {},
+            [&](const blind::View&) {
+                for (std::size_t i = 0; i < belief.size(); ++i)
+                    fens.push_back(belief.board(i).fen());
+            });
+        return fens;
+    };
+    Belief fresh(7), used(7);
+    REQUIRE(!boards_of(used, 11).empty());
+    used.clear();
+    const auto a = boards_of(fresh, 13), b = boards_of(used, 13);
+    REQUIRE(!a.empty());
+    CHECK(a == b);
+}
+
 TEST_CASE("belief: boards built from the view alone keep the walls and may hold a lone heart") {
     // Belief::from_view, update()'s last resort when no board can follow the observations
     // (Stats::approximate). It removed the men we took at random, walls among them, though
