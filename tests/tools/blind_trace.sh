@@ -127,6 +127,16 @@ except ValueError as e:
 expect "fields True"
 expect 'a "blind hunt:" line without odds'
 
+# A turn with refused proposals is given stage by stage, as the game gave it (each stage's go
+# updates the belief and draws its random numbers, as in the game).
+out="$(cd "$repo/tools/match" && python3 -c '
+import blind_trace as b
+print("stages", b.turn_stages("position blind g startpos moves x", ["a", "b"]))
+print("none", b.turn_stages("position blind g startpos moves x", []))
+')"
+expect "stages ['position blind g startpos moves x', 'position blind g startpos moves x refused a', 'position blind g startpos moves x refused a b']"
+expect "none ['position blind g startpos moves x']"
+
 # A refusal the view cannot have made: the engine says so, and the tool fails with it.
 sed '0,/refused [a-z0-9]*/s//refused a19a19/' "$pgn" > "$tmp/bad.pgn"
 if python3 "$tool" "$tmp/bad.pgn" --round "${rounds[0]}" --klinzha "$k" --go 'go depth 1' \

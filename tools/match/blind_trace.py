@@ -12,10 +12,12 @@ start position) is replayed by `klinzha replay`, and NAME's view is rebuilt from
 token a ply as docs/protocol.md ("Blind in the protocol") gives it: NAME's own move string
 with `x` or `xH` when it took a man or the heart, `?`, `?x<cell>` or `?xH` for the other's
 ply. One `klinzha --log-level debug` process (PATH, the Blind option set) is then given every
-one of NAME's turns in order, each as `position blind ... refused ...` with the proposals the
-record's comment says were refused in that turn (`refused a,b`), and a go: CMD for the turns
-of play whose ply (the index of the move in `klinzha replay`'s lines, placements counted)
-lies in FROM..TO, PRE-GO for the earlier ones (the belief is brought up to date by each).
+one of NAME's turns in order, as the game gave it: `position blind ...`, then once more after
+each proposal the record's comment says was refused in that turn (`refused a,b`: `... refused
+a`, `... refused a b`), each with a go: CMD for the turns of play whose ply (the index of the
+move in `klinzha replay`'s lines, placements counted) lies in FROM..TO, PRE-GO for the earlier
+ones (the belief is brought up to date by each, and draws its random numbers as often as in
+the game; ucinewgame seeds them again, so a fresh engine starts from the game's).
 
 With --tokens, prints the view's tokens of the whole record on one line and runs no engine.
 Otherwise prints one line per turn of NAME's in play within FROM..TO:
@@ -82,6 +84,15 @@ def refusals(record):
             continue
         ply += 1
     return out
+
+
+def turn_stages(line, refused):
+    """The position commands of one turn as the game gave them: `line` (the turn's `position
+    blind ...` without refusals), then once more after each refused proposal with the
+    refusals so far (`line refused a`, `line refused a b`, ...). Each gets a go, so the
+    belief updates, and draws its random numbers, as often as in the game."""
+    return [line + (' refused ' + ' '.join(refused[:k]) if k else '')
+            for k in range(len(refused) + 1)]
 
 
 def view_tokens(pos, me):
@@ -180,11 +191,11 @@ def main():
         if pos[i - 1][5] != 'gb'[me]:
             continue
         line = f'position blind {"gb"[me]} startpos moves {" ".join(toks[:i - 1])}'.rstrip()
-        if i in refused:
-            line += ' refused ' + ' '.join(refused[i])
         traced = a.first <= i and pos[i - 1][6] == 'play'
-        turns.append((line, a.go if traced else a.pre_go))
-        plies.append((i, traced))
+        stages = turn_stages(line, refused.get(i, []))
+        for k, stage in enumerate(stages):
+            turns.append((stage, a.go if traced else a.pre_go))
+            plies.append((i, traced and k == len(stages) - 1))
     for (i, traced), (chunk, best) in zip(plies, run_engine(a.klinzha, turns)):
         if not traced:
             continue
