@@ -189,6 +189,35 @@ double BlindSearch::reset_urgency(const Position& v) {
     return std::clamp(double(v.halfmove() - (limit - window)) / window, 0.0, 1.0);
 }
 
+bool BlindSearch::heart_approached(Position& b, Colour us) {
+    const Cell h = b.heart(us);
+    const Colour them = b.to_move();
+    if (h == NO_CELL || them == us || !b.is_in(them)) return false;
+    // Empty-board paths first (they are symmetric: a cell from which a man of type t reaches
+    // the heart is one of the heart's destinations for t), then the rules on the board.
+    const Bitboard empty = ~b.occupied() & ~bit(h) & ~b.zones(us);
+    for (int t = 0; t < kPieceTypes; ++t) {
+        const geo::PathClass pc = path_class(PieceType(t), b.rules());
+        const Bitboard near = geo::path_destinations(pc, h) & empty;
+        if (!near) continue;
+        for (Bitboard men = b.pieces(them, PieceType(t)); men;) {
+            const Cell from = pop_lsb(men);
+            for (Bitboard to = geo::path_destinations(pc, from) & near; to;) {
+                const Cell c = pop_lsb(to);
+                for (const bool carry : {false, true}) {
+                    const Move m = Move::normal(from, c, carry);
+                    if (!is_legal(b, m)) continue;
+                    b.do_move(m);
+                    const bool takes = test(heart_attack_lines(b, us, them), c);
+                    b.undo_move();
+                    if (takes) return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
 BlindSearch::~BlindSearch() {
     stop();
     wait();
@@ -222,6 +251,8 @@ namespace {
 struct Share {
     int n = 0, legal = 0, win = 0, danger = 0, threat = 0;
     int capture = 0;  ///< boards where it takes a man (not a heart): the move count starts again
+    /// boards where our heart, not open now, can be approached (BlindSearch::heart_approached)
+    int approach = 0;
 };
 
 /// The opposing men expected by type: the mean over up to 128 of the belief's boards.
@@ -261,7 +292,12 @@ std::map<std::uint32_t, Share> belief_shares(const Belief& belief,
             }
             if (b.is_capture(m)) ++sh.capture;
             b.do_move(m);
-            if (!b.game_over() && b.heart(us) != NO_CELL && heart_attacked(b, us)) ++sh.danger;
+            if (!b.game_over() && b.heart(us) != NO_CELL) {
+                if (heart_attacked(b, us))
+                    ++sh.danger;
+                else if (BlindSearch::heart_approached(b, us))
+                    ++sh.approach;
+            }
             // A threat: after it we could take an opposing heart on our next move.
             for (int c = 0; c < b.players(); ++c)
                 if (c != us && b.heart(Colour(c)) != NO_CELL && attacks_heart(b, us, Colour(c))) {
@@ -402,14 +438,16 @@ std::optional<double> proposal_value(Move m, const std::vector<BlindSearch::Boar
     const double value = 0.75 * mean + 0.25 * worst -
                          params.refusal_cp * double(int(k) - legal_n) / double(k) +
                          params.win_cp * sh.win / n_all + params.threat_cp * sh.threat / n_all -
-                         params.danger_cp * sh.danger / n_all - params.exposure_cp * open +
+                         params.danger_cp * sh.danger / n_all -
+                         params.approach_cp * sh.approach / n_all - params.exposure_cp * open +
                          params.explore_cp * explore + params.reset_cp * reset * sh.capture / n_all;
     // `klinzha --log-level debug`: each proposal's terms on standard error.
     spdlog::debug(
         "blind proposal {} mean {:.0f} worst {} legal {}/{} bounded {} win {} threat {} "
-        "danger {} n {} open {:.2f} explore {:.2f} captures {} reset {:.2f} value {:.0f}",
+        "danger {} approach {} n {} open {:.2f} explore {:.2f} captures {} reset {:.2f} value "
+        "{:.0f}",
         move_to_string(m), mean, worst, legal_n, int(k), bounded_n, sh.win, sh.threat, sh.danger,
-        sh.n, open, explore, sh.capture, reset, value);
+        sh.approach, sh.n, open, explore, sh.capture, reset, value);
     return value;
 }
 

@@ -16,7 +16,8 @@
 //     each proposal's value is 0.75 x its mean score over the boards where it is legal + 0.25
 //     x its worst there, less 80 cp x the share of boards where it would be refused (a
 //     refusal costs clock time and tells the opponents nothing, but tells us little either),
-//     with the belief's shares (takes a heart, threatens one, leaves ours open), the exposure
+//     with the belief's shares (takes a heart, threatens one, leaves ours open, lets an
+//     opposing man step where it takes ours next: heart_approached), the exposure
 //     of our heart and the hunt's exploration weighed by Params. Scores are the mover's,
 //     centi-pawns clamped to +-1000; a heart capture counts 1200 less its distance in plies
 //     (a later capture of a lone opposing heart as the board's best score without one, other
@@ -57,6 +58,13 @@ class BlindSearch {
         /// share of the belief's boards where it does; wins and threats also by
         /// Belief::heart_odds(), as is the hunt's trust in the boards).
         int win_cp = 3000, danger_cp = 3000, threat_cp = 1000;
+        /// Centi-pawns against a proposal after which the opponent to move can step onto an
+        /// empty cell from which it takes our heart next (heart_approached), on every board
+        /// (scaled by the share of the belief's boards where it can and our heart is not
+        /// open already): the random mover plays such a move by chance and, unseen, takes
+        /// the heart a few turns later (issue 28's forty-second round: a knight jumping onto
+        /// `i56` or `i45` from the opponent's own row made half the expected heart losses).
+        int approach_cp = 1000;
         /// The hunt for a lone heart (it never moves, SPEC 4, and the boards may all miss its
         /// cell): centi-pawns for a move that saves one move of the sweep over the hunt's
         /// cells (HuntTour::gain, search/blind_tour.h; the cells' values hunt_values(): those
@@ -82,6 +90,13 @@ class BlindSearch {
     /// of them in two players; in three, not those between the two others, so there its count
     /// (and this) may run ahead of the whole position's.
     static double reset_urgency(const Position& v);
+    /// Whether the player to move in `b` (a whole position in play; an opponent of `us`) has
+    /// a legal move onto an empty cell (no man, not our heart's, outside our zones) from which,
+    /// after it, the man that moved can take `us`'s heart (heart_attack_lines, SPEC 4): a
+    /// threat two of its plies deep, which a blind player cannot see coming.
+    /// False when us has no heart. `b` is changed and restored (do_move and undo_move).
+    /// Raises nothing.
+    static bool heart_approached(Position& b, Colour us);
     static constexpr int kExploreWindow = 40;
 
     /// A board search's score (centi-pawns, the mover's, eval::kMate for a heart capture) as
