@@ -204,14 +204,14 @@ bool BlindSearch::heart_approached(Position& b, Colour us) {
             const Cell from = pop_lsb(men);
             for (Bitboard to = geo::path_destinations(pc, from) & near; to;) {
                 const Cell c = pop_lsb(to);
-                for (const bool carry : {false, true}) {
-                    const Move m = Move::normal(from, c, carry);
-                    if (!is_legal(b, m)) continue;
-                    b.do_move(m);
-                    const bool takes = test(heart_attack_lines(b, us, them), c);
-                    b.undo_move();
-                    if (takes) return true;
-                }
+                // A carried heart blocks no path (SPEC 4): the move that carries it needs
+                // trying only where leaving it is not legal.
+                Move m = Move::normal(from, c);
+                if (!is_legal(b, m) && !is_legal(b, m = Move::normal(from, c, true))) continue;
+                b.do_move(m);
+                const bool takes = test(heart_attack_lines(b, us, them), c);
+                b.undo_move();
+                if (takes) return true;
             }
         }
     }

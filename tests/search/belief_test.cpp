@@ -962,11 +962,11 @@ TEST_CASE("blind search: the move-count draw's urgency follows the plies without
 
 TEST_CASE(
     "blind search: an approach is a step onto an empty cell from which that man takes the heart") {
-    // Over random blind games of two and three players, at each position in play where the
-    // heart of the player before the mover is not attacked: BlindSearch::heart_approached is
-    // true exactly when one of the mover's legal moves ends on an empty cell (no man, not
-    // the heart's) and, after it, the man there can take that heart (heart_attack_lines:
-    // the cells of the men that can take it now, found by the move generator itself). The
+    // Over random blind games of two and three players, at each position in play and for each
+    // other player in whose heart is not attacked: BlindSearch::heart_approached is true
+    // exactly when one of the mover's legal moves ends on an empty cell (no man, not that
+    // heart's) and, after it, the man there can take that heart (heart_attack_lines: the
+    // cells of the men that can take it now, found by the move generator itself). The
     // position is left as it was.
     int approached = 0, positions = 0;
     for (int players : {2, 3}) {
@@ -976,27 +976,30 @@ TEST_CASE(
                 Position p = g.pos;
                 if (p.phase() != Phase::Play || p.game_over()) continue;
                 const Colour them = p.to_move();
-                Colour us = them;
-                do us = Colour((int(us) + players - 1) % players);  // the one before
-                while (!p.is_in(us));
-                if (us == them || p.heart(us) == NO_CELL || heart_attacked(p, us)) continue;
-                bool brute = false;
-                MoveList legal;
-                generate_legal(p, legal);
-                for (Move m : legal) {
-                    if (m.kind() != Move::Normal || test(p.occupied(), m.to()) ||
-                        m.to() == p.heart(us))
+                for (int u = 0; u < players; ++u) {
+                    const Colour us = Colour(u);
+                    if (us == them || !p.is_in(us) || p.heart(us) == NO_CELL ||
+                        heart_attacked(p, us))
                         continue;
-                    p.do_move(m);
-                    brute = brute || test(heart_attack_lines(p, us, them), m.to());
-                    p.undo_move();
+                    bool brute = false;
+                    MoveList legal;
+                    generate_legal(p, legal);
+                    for (Move m : legal) {
+                        if (m.kind() != Move::Normal || test(p.occupied(), m.to()) ||
+                            m.to() == p.heart(us))
+                            continue;
+                        p.do_move(m);
+                        brute = brute || test(heart_attack_lines(p, us, them), m.to());
+                        p.undo_move();
+                    }
+                    const std::uint64_t key = p.key();
+                    CAPTURE(p.fen());
+                    CAPTURE(int(us));
+                    CHECK(BlindSearch::heart_approached(p, us) == brute);
+                    CHECK(p.key() == key);
+                    approached += brute;
+                    ++positions;
                 }
-                const std::uint64_t key = p.key();
-                CAPTURE(p.fen());
-                CHECK(BlindSearch::heart_approached(p, us) == brute);
-                CHECK(p.key() == key);
-                approached += brute;
-                ++positions;
             }
         }
     }
