@@ -26,7 +26,12 @@ error of that sum over games (sqrt(n) x the standard deviation of P), the oppone
 and the mean p per turn, the expected losses by the taker's piece letter (SPEC 2), and on a
 second line, by the number of men the opponent had left (its heart aside), its turns, the
 sum of p over them and that sum per 1,000 turns (a random mover with few men picks each of
-them more often: issue 28's twentieth round, docs/search.md). With
+them more often: issue 28's twentieth round, docs/search.md), and on a third the model's own
+check: over the same turns, the moves onto the heart and the captures of our other men the
+uniform choice expects (the sums of their shares) beside those the opponent played, each with
+its binomial z (the played count less the expected, over the square root of the sum of
+share x (1 - share)): a z far from 0 says the opponent does not choose as the model says
+(issue 28's forty-third round). With
 --vs, also z = (difference of the mean P per game) / (its standard error, Welch): above 0
 when the first set's heart was more open. Errors: an unreadable file raises OSError; a
 klinzha that cannot be run ends the program with a message (exit 1); a record that
@@ -83,13 +88,21 @@ class Perft:
 
 
 
-def game_risk(positions, me, perft, by_type, by_men):
+def destination(move):
+    """The cell a move string (SPEC 9) ends on: its last three characters, a trailing `h`
+    (the heart carried along) aside."""
+    return move.rstrip('h')[-3:]
+
+
+def game_risk(positions, me, perft, by_type, by_men, check):
     """P = 1 - prod(1 - p) over the opponent's turns in play (colour index me is ours);
     also the turns and the sum of p. by_type (letter -> expected takes) and by_men (the
-    opponent's men left, its heart aside -> [turns, sum of p]) are added to."""
+    opponent's men left, its heart aside -> [turns, sum of p]) are added to; so is check,
+    the model's own test: per kind ('heart': a move onto our heart, 'man': one onto another
+    of our men), [the sum of the shares, the sum of share x (1 - share), the moves played]."""
     opp = 1 - me
     survive, turns, total = 1.0, 0, 0.0
-    for p in positions[:-1]:
+    for i, p in enumerate(positions[:-1]):
         if p[6] != 'play' or p[5] != 'gb'[opp]:
             continue
         heart = heart_of(p[2 + me])[0]
@@ -98,8 +111,17 @@ def game_risk(positions, me, perft, by_type, by_men):
         moves = perft.moves(' '.join(p[1:]))
         if not moves:
             continue
-        takes = [m for m in moves if m.rstrip('h').endswith(heart)]
+        takes = [m for m in moves if destination(m) == heart]
         share = len(takes) / len(moves)
+        ours = {x[1:] for x in men(p[2 + me]) if x[0] != 'H' and x[1:] != heart}
+        captures = sum(1 for m in moves if destination(m) in ours) / len(moves)
+        played = destination(positions[i + 1][0])
+        for kind, q, hit in (('heart', share, played == heart),
+                             ('man', captures, played in ours)):
+            row = check.setdefault(kind, [0.0, 0.0, 0])
+            row[0] += q
+            row[1] += q * (1.0 - q)
+            row[2] += hit
         theirs = men(p[2 + opp])
         row = by_men.setdefault(sum(1 for x in theirs if x[0] != 'H'), [0, 0.0])
         row[0] += 1
@@ -115,7 +137,7 @@ def game_risk(positions, me, perft, by_type, by_men):
 
 def read_set(paths, engine, klinzha, perft):
     s = {'games': 0, 'lost': 0, 'skipped': 0, 'P': [], 'turns': 0, 'p': 0.0, 'type': {},
-         'men': {}}
+         'men': {}, 'check': {}}
     for path in paths:
         for g in records(path):
             if not two_player(g) or engine not in (tag(g, 'Green'), tag(g, 'Blue')):
@@ -128,7 +150,7 @@ def read_set(paths, engine, klinzha, perft):
             s['games'] += 1
             if tag(g, 'Result') == ('0-1', '1-0')[me] and 'heart' in tag(g, 'Termination'):
                 s['lost'] += 1
-            P, turns, total = game_risk(positions, me, perft, s['type'], s['men'])
+            P, turns, total = game_risk(positions, me, perft, s['type'], s['men'], s['check'])
             s['P'].append(P)
             s['turns'] += turns
             s['p'] += total
@@ -155,6 +177,12 @@ def report(label, s):
     rows = '; '.join(f'{k} men {t} turns {e:.2f} ({1000.0 * e / t:.2f} per 1,000)'
                      for k, (t, e) in sorted(s['men'].items(), reverse=True))
     print(f'{label} by the opponent\'s men left (its heart aside): {rows}')
+    checks = []
+    for kind, words in (('heart', 'moves onto the heart'), ('man', 'captures of our other men')):
+        expected, var, played = s['check'].get(kind, [0.0, 0.0, 0])
+        z = (played - expected) / math.sqrt(var) if var > 0 else 0.0
+        checks.append(f'{words} expected {expected:.2f}, played {played} (z {z:+.2f})')
+    print(f'{label} model check (the opponent uniform over its legal moves): ' + '; '.join(checks))
 
 
 def main():
