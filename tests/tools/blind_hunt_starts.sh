@@ -10,6 +10,9 @@
 # `cut --reduced` keeps one: round 360 (blind Blue, drawn), where Green's bishop takes blind's
 # last piece, its bishop on g58, at ply 75 (28. Bxg58; blind keeps three pawns and its wall):
 # cut after 75 moves, Reduced 75. In the other five blind keeps a piece to the end.
+# `cut --late` keeps two: round 360 (its last capture at ply 75, drawn by the move count at
+# ply 175: the count reads 40 at ply 115, Late 115) and round 119 (its last capture at ply 131,
+# drawn at ply 231: Late 171); no other record's count reaches 60.
 # A run made of the records themselves (round 28 as game 1, round 119 as game 3: both from
 # their own openings, blind in the record's seat): won-drawn-lost 1-1-0, hunts 5 and 100 (the
 # draw), mean 52.50. A second run with the two swapped (round 119's record as game 1, in the
@@ -57,6 +60,18 @@ expect '[Reduced "75"]'
 n=$("$build/klinzha" replay "$dir/reduced.pgn" | awk 'NF == 9' | wc -l)
 out="reduced: $((n - 1)) moves"
 expect "reduced: 75 moves"
+out="$(python3 "$tool" cut "$repo/tests/data/blind_hunts.pgn" "$repo/tests/data/blind_hunts_vs.pgn" \
+  --late -o "$dir/late.pgn" --klinzha "$build/klinzha")"
+expect "2 openings written to $dir/late.pgn"
+out="$(cat "$dir/late.pgn")"
+expect '[Round "blind_hunts.pgn:360"]'
+expect '[Late "115"]'
+expect '[Round "blind_hunts_vs.pgn:119"]'
+expect '[Late "171"]'
+record "$dir/late.pgn" 1 > "$dir/one.pgn"
+n=$("$build/klinzha" replay "$dir/one.pgn" | awk 'NF == 9' | wc -l)
+out="late: $((n - 1)) moves"
+expect "late: 115 moves"
 # Runs made of the records (the Round tags rewritten as klinzha-match numbers its games).
 sed 's/\[Round "28"\]/[Round "1"]/' "$repo/tests/data/blind_hunts.pgn" > "$dir/a.pgn"
 sed 's/\[Round "119"\]/[Round "3"]/; s/\[Round "201"\]/[Round "4"]/' \

@@ -2,7 +2,7 @@
 """tools/match/blind_hunt_starts.py: a benchmark of the Blind engine's long hunts (issue 28;
 SPEC 25): two-player records cut where a long hunt began, and runs played from them compared.
 
-    blind_hunt_starts.py cut RECORDS.pgn... -o STARTS.pgn [--min MOVES | --reduced]
+    blind_hunt_starts.py cut RECORDS.pgn... -o STARTS.pgn [--min MOVES | --reduced | --late]
                          [--engine NAME] [--klinzha PATH]
     blind_hunt_starts.py compare STARTS.pgn RUN.pgn [RUN2.pgn] [--engine NAME] [--klinzha PATH]
     (defaults: --min 25, NAME blind, PATH build/release/klinzha)
@@ -17,6 +17,12 @@ With --reduced instead, each record of NAME's two-player games (any result) in w
 army fell to pawns and walls during play (blind_hunts.py's "armies reduced to pawns and
 walls": no queen, rook, bishop or knight), cut at the first such ply while the game was still
 on, the ply in a Reduced tag (issue 28's thirty-eighth round: the draws' main companion).
+With --late instead, each record of NAME's two-player games (any result) in which a stretch of
+play without a capture reached LATE_REACH plies (60: the last 20 moves of each player before
+the move-count draw, SPEC 7, where the engine weighs a capture that starts the count again,
+BlindSearch::kResetMoves), cut at the ply of that stretch with LATE_FROM (40) plies since its
+last capture, the ply in a Late tag (issue 28's forty-third round: a benchmark of the games
+the move count threatens, where about one in eight of the own seat's games ends drawn).
 Prints how many it wrote.
 
 A run is klinzha-match played from those openings, one pair of games per opening in the
@@ -43,6 +49,7 @@ from blind_hunts import HUNT_CAP, first_reduced, hunt, lone_stretch
 from won_draws import games, replay, tag, two_player
 
 LOST = 150  # a lost game's weight in the paired comparison (our moves; a draw is HUNT_CAP)
+LATE_FROM, LATE_REACH = 40, 60  # cut --late: plies since the last capture (SPEC 10's count)
 MOVE_NUMBER = re.compile(r'^\d+\.+$')
 RESULTS = ('1-0', '0-1', '1/2-1/2', '*')
 
@@ -73,6 +80,9 @@ def cut(a):
                 if a.reduced:
                     written += cut_reduced(r, me, name, a.klinzha, out)
                     continue
+                if a.late:
+                    written += cut_late(r, name, a.klinzha, out)
+                    continue
                 result = tag(r, 'Result')
                 won = result == ('1-0' if me == 0 else '0-1')
                 count_draw = result == '1/2-1/2' and 'moves-each' in tag(r, 'Termination')
@@ -99,6 +109,34 @@ def cut_reduced(record, me, name, klinzha, out):
     if i is None or i >= len(positions) - 1:
         return 0
     out.write(cut_record(record, i, name, i, 'Reduced'))
+    return 1
+
+
+def late_ply(positions):
+    """The index of the position of play with LATE_FROM plies since the last capture (the
+    halfmove field of SPEC 10) in the first stretch that reaches LATE_REACH; None when none
+    does."""
+    start = None
+    for i, p in enumerate(positions):
+        if p[6] != 'play':
+            continue
+        count = int(p[7])
+        if count == 0:
+            start = None
+        elif count == LATE_FROM:
+            start = i
+        elif count >= LATE_REACH and start is not None:
+            return start
+    return None
+
+
+def cut_late(record, name, klinzha, out):
+    """Writes record to out cut at late_ply() (a Late tag holding the ply); returns 1 when
+    written, else 0."""
+    i = late_ply(replay(record, klinzha, 'blind_hunt_starts.py') or [])
+    if i is None:
+        return 0
+    out.write(cut_record(record, i, name, i, 'Late'))
     return 1
 
 
@@ -185,6 +223,7 @@ def main():
     kind = c.add_mutually_exclusive_group()
     kind.add_argument('--min', type=int, default=25)
     kind.add_argument('--reduced', action='store_true')
+    kind.add_argument('--late', action='store_true')
     m = sub.add_parser('compare')
     m.add_argument('starts')
     m.add_argument('runs', nargs='+')
