@@ -35,8 +35,14 @@ record() {
 from won_draws import games
 print(list(games(sys.argv[2]))[int(sys.argv[3]) - 1])" "$repo/tools/match" "$1" "$2"
 }
-out="$(python3 "$tool" cut "$repo/tests/data/blind_hunts.pgn" "$repo/tests/data/blind_hunts_vs.pgn" \
-  --min 5 -o "$dir/starts.pgn" --klinzha "$build/klinzha")"
+# cut_both ARGS...: the tool's `cut` of the two test files with ARGS (the mode and -o).
+cut_both() {
+  python3 "$tool" cut "$repo/tests/data/blind_hunts.pgn" "$repo/tests/data/blind_hunts_vs.pgn" \
+    "$@" --klinzha "$build/klinzha"
+}
+# moves FILE: the moves of FILE's record (its `klinzha replay` lines less the first).
+moves() { echo $(($("$build/klinzha" replay "$1" | awk 'NF == 9' | wc -l) - 1)); }
+out="$(cut_both --min 5 -o "$dir/starts.pgn")"
 echo "$out"
 expect "2 openings written to $dir/starts.pgn"
 out="$(cat "$dir/starts.pgn")"
@@ -47,21 +53,17 @@ expect '[HuntMoves "94"]'
 # klinzha reads the cut records: 21 and 44 moves (each a line of `klinzha replay`).
 for k in 1 2; do
   record "$dir/starts.pgn" "$k" > "$dir/one.pgn"
-  n=$("$build/klinzha" replay "$dir/one.pgn" | awk 'NF == 9' | wc -l)
-  out="record $k: $((n - 1)) moves"
+  out="record $k: $(moves "$dir/one.pgn") moves"
   expect "$([ "$k" = 1 ] && echo 'record 1: 21 moves' || echo 'record 2: 44 moves')"
 done
-out="$(python3 "$tool" cut "$repo/tests/data/blind_hunts.pgn" "$repo/tests/data/blind_hunts_vs.pgn" \
-  --reduced -o "$dir/reduced.pgn" --klinzha "$build/klinzha")"
+out="$(cut_both --reduced -o "$dir/reduced.pgn")"
 expect "1 openings written to $dir/reduced.pgn"
 out="$(cat "$dir/reduced.pgn")"
 expect '[Round "blind_hunts.pgn:360"]'
 expect '[Reduced "75"]'
-n=$("$build/klinzha" replay "$dir/reduced.pgn" | awk 'NF == 9' | wc -l)
-out="reduced: $((n - 1)) moves"
+out="reduced: $(moves "$dir/reduced.pgn") moves"
 expect "reduced: 75 moves"
-out="$(python3 "$tool" cut "$repo/tests/data/blind_hunts.pgn" "$repo/tests/data/blind_hunts_vs.pgn" \
-  --late -o "$dir/late.pgn" --klinzha "$build/klinzha")"
+out="$(cut_both --late -o "$dir/late.pgn")"
 expect "2 openings written to $dir/late.pgn"
 out="$(cat "$dir/late.pgn")"
 expect '[Round "blind_hunts.pgn:360"]'
@@ -69,8 +71,7 @@ expect '[Late "115"]'
 expect '[Round "blind_hunts_vs.pgn:119"]'
 expect '[Late "171"]'
 record "$dir/late.pgn" 1 > "$dir/one.pgn"
-n=$("$build/klinzha" replay "$dir/one.pgn" | awk 'NF == 9' | wc -l)
-out="late: $((n - 1)) moves"
+out="late: $(moves "$dir/one.pgn") moves"
 expect "late: 115 moves"
 # Runs made of the records (the Round tags rewritten as klinzha-match numbers its games).
 sed 's/\[Round "28"\]/[Round "1"]/' "$repo/tests/data/blind_hunts.pgn" > "$dir/a.pgn"
