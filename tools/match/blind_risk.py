@@ -118,10 +118,10 @@ def game_risk(positions, me, perft, by_type, by_men, check):
         played = destination(positions[i + 1][0])
         for kind, q, hit in (('heart', share, played == heart),
                              ('man', captures, played in ours)):
-            row = check.setdefault(kind, [0.0, 0.0, 0])
-            row[0] += q
-            row[1] += q * (1.0 - q)
-            row[2] += hit
+            sums = check.setdefault(kind, [0.0, 0.0, 0])
+            sums[0] += q
+            sums[1] += q * (1.0 - q)
+            sums[2] += hit
         theirs = men(p[2 + opp])
         row = by_men.setdefault(sum(1 for x in theirs if x[0] != 'H'), [0, 0.0])
         row[0] += 1
