@@ -976,14 +976,14 @@ TEST_CASE(
                 Position p = g.pos;
                 if (p.phase() != Phase::Play || p.game_over()) continue;
                 const Colour them = p.to_move();
+                MoveList legal;
+                generate_legal(p, legal);
                 for (int u = 0; u < players; ++u) {
                     const Colour us = Colour(u);
                     if (us == them || !p.is_in(us) || p.heart(us) == NO_CELL ||
                         heart_attacked(p, us))
                         continue;
                     bool brute = false;
-                    MoveList legal;
-                    generate_legal(p, legal);
                     for (Move m : legal) {
                         if (m.kind() != Move::Normal || test(p.occupied(), m.to()) ||
                             m.to() == p.heart(us))
