@@ -90,10 +90,24 @@ echo "$out"
 expect "$dir/run1.pgn, own seat: games 2, won-drawn-lost 1-1-0; hunts 2, mean 52.50, 25 or more 1, 50 or more 1"
 expect "$dir/run2.pgn, swapped seat: games 2, won-drawn-lost 1-1-0; hunts 2, mean 52.50, 25 or more 1, 50 or more 1"
 expect "own seat, opening by opening: 0 openings"
+# Two groups of runs (--vs): the own seat's move-count draws of run1 twice against run1 once
+# (its own-seat draw, blind_hunts.pgn's round 360, is the move-count draw): the same rates.
+out="$(python3 "$tool" compare "$dir/starts.pgn" "$dir/run1.pgn" "$dir/run1.pgn" --vs "$dir/run1.pgn" \
+  --klinzha "$build/klinzha" | tail -1)"
+expect "own seat, move-count draws opening by opening (2 openings): the runs 2 of 4 (50.0%), the --vs runs 1 of 2 (50.0%); openings whose rates differ 0; Cochran-Mantel-Haenszel z +0.00"
 out="$(python3 -c "import sys; sys.path.insert(0, '$repo/tools/match')
 from blind_hunt_starts import signed_rank_z
 print(f'z {signed_rank_z([3, -1, 2, 0, 2]):.4f}')")"
 expect "z 1.4606"
+# The Cochran-Mantel-Haenszel z, by hand: one stratum, 3 of 4 against 0 of 4: expected
+# 4 x 3 / 8 = 1.5, variance 4 x 4 x 3 x 5 / (8^2 x 7) = 0.535714, z 1.5 / 0.731925 = 2.0494;
+# with a second, 1 of 10 against 1 of 10 (expected 1, variance 10 x 10 x 2 x 18 / (20^2 x 19)
+# = 0.473684), z 1.5 / sqrt(1.009398) = 1.4930; a stratum with one group empty adds nothing.
+out="$(python3 -c "import sys; sys.path.insert(0, '$repo/tools/match')
+from blind_hunt_starts import cmh_z
+print(f'cmh {cmh_z([(3, 4, 0, 4)]):.4f} {cmh_z([(3, 4, 0, 4), (1, 10, 1, 10), (2, 3, 0, 0)]):.4f} '
+      f'{cmh_z([(0, 4, 3, 4)]):.4f} {cmh_z([(1, 2, 1, 2)]):.4f}')")"
+expect "cmh 2.0494 1.4930 -2.0494 0.0000"
 # A run whose rounds name no opening is an error with a message (exit 2).
 sed 's/\[Round "1"\]/[Round "9"]/' "$dir/run1.pgn" > "$dir/bad.pgn"
 if python3 "$tool" compare "$dir/starts.pgn" "$dir/bad.pgn" --klinzha "$build/klinzha" 2> "$dir/err"; then

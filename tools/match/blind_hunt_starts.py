@@ -5,6 +5,7 @@ SPEC 25): two-player records cut where a long hunt began, and runs played from t
     blind_hunt_starts.py cut RECORDS.pgn... -o STARTS.pgn [--min MOVES | --reduced | --late]
                          [--engine NAME] [--klinzha PATH]
     blind_hunt_starts.py compare STARTS.pgn RUN.pgn [RUN2.pgn] [--engine NAME] [--klinzha PATH]
+    blind_hunt_starts.py compare STARTS.pgn RUN.pgn... --vs RUN.pgn... [--engine NAME] ...
     (defaults: --min 25, NAME blind, PATH build/release/klinzha)
 
 `cut` writes to STARTS.pgn each record of NAME's two-player games that NAME won after a hunt
@@ -36,6 +37,13 @@ hunt; a move-count draw counts 100) with their mean and how many took 25 and 50 
 more. With two runs, the own-seat games opening by opening: the second run's hunt (a draw
 100, a loss 150) against the first's, and the Wilcoxon signed-rank z (above 0: the second
 hunts longer).
+With --vs, two groups of runs (the runs before it and those after it, each any number, as of
+two builds): the own seat's move-count draws opening by opening, each group's count, and the
+Cochran-Mantel-Haenszel z of the first group's draws against the second's, the openings as
+strata (above 0: the first group draws more). The draws of a late benchmark crowd on a few
+openings, drawn in nearly every run, while most are never drawn (issue 28's forty-fourth
+round), so a group's count varies less than a binomial count would, and the z, which
+compares the groups within each opening, tells builds apart with fewer runs.
 
 Errors: an unreadable file raises OSError; a run whose Round tags name no opening of STARTS
 ends the program with a message (exit 2); a klinzha that cannot be run ends it (exit 1).
@@ -157,13 +165,14 @@ def read_run(path, own_seats, engine, klinzha):
         positions = replay(r, klinzha, 'blind_hunt_starts.py') if outcome == 'W' else None
         h = hunt(positions, me) if positions else 0
         kind = 'own' if seats[own_seats[k // 2]] == engine else 'swapped'
-        out[kind][k // 2] = (outcome, h)
+        count_draw = outcome == 'D' and 'moves-each' in tag(r, 'Termination')
+        out[kind][k // 2] = (outcome, h, count_draw)
     return out
 
 
 def weight(game):
     """A game's hunt for the comparison: the hunt when won, HUNT_CAP drawn, LOST lost."""
-    outcome, h = game
+    outcome, h = game[:2]
     return h if outcome == 'W' else HUNT_CAP if outcome == 'D' else LOST
 
 
@@ -185,6 +194,42 @@ def signed_rank_z(diffs):
     return w / math.sqrt(n * (n + 1) * (2 * n + 1) / 6)
 
 
+def cmh_z(strata):
+    """Cochran-Mantel-Haenszel z of 2x2 tables, one a stratum: (a, n1, b, n2), a events of n1
+    in the first group and b of n2 in the second. Each stratum's a against its expectation
+    given the stratum's events, n1 m / N (m = a + b, N = n1 + n2), over the square root of the
+    summed hypergeometric variances n1 n2 m (N - m) / (N^2 (N - 1)); 0 when no stratum varies."""
+    diff = var = 0.0
+    for a, n1, b, n2 in strata:
+        n, m = n1 + n2, a + b
+        if n1 == 0 or n2 == 0 or n < 2:
+            continue
+        diff += a - n1 * m / n
+        var += n1 * n2 * m * (n - m) / (n * n * (n - 1))
+    return diff / math.sqrt(var) if var > 0 else 0.0
+
+
+def compare_groups(first, second, names):
+    """Prints the own seat's move-count draws of two groups of runs opening by opening."""
+    def tally(runs):
+        t = {}
+        for run in runs:
+            for k, game in run['own'].items():
+                draws, n = t.get(k, (0, 0))
+                t[k] = (draws + game[2], n + 1)
+        return t
+    a, b = tally(first), tally(second)
+    keys = sorted(set(a) & set(b))
+    strata = [a[k] + b[k] for k in keys]
+    drawn_a, n_a = sum(x[0] for x in strata), sum(x[1] for x in strata)
+    drawn_b, n_b = sum(x[2] for x in strata), sum(x[3] for x in strata)
+    differ = sum(1 for x in strata if x[0] * x[3] != x[2] * x[1])
+    print(f'own seat, move-count draws opening by opening ({len(keys)} openings): '
+          f'{names[0]} {drawn_a} of {n_a} ({100.0 * drawn_a / max(1, n_a):.1f}%), '
+          f'{names[1]} {drawn_b} of {n_b} ({100.0 * drawn_b / max(1, n_b):.1f}%); '
+          f'openings whose rates differ {differ}; Cochran-Mantel-Haenszel z {cmh_z(strata):+.2f}')
+
+
 def report(path, run):
     for kind in ('own', 'swapped'):
         g = list(run[kind].values())
@@ -202,10 +247,12 @@ def compare(a):
     own_seats = []
     for r in games(a.starts):
         own_seats.append([tag(r, 'Green'), tag(r, 'Blue')].index(a.engine))
-    runs = [read_run(p, own_seats, a.engine, a.klinzha) for p in a.runs]
-    for path, run in zip(a.runs, runs):
+    runs = [read_run(p, own_seats, a.engine, a.klinzha) for p in a.runs + a.vs]
+    for path, run in zip(a.runs + a.vs, runs):
         report(path, run)
-    if len(runs) == 2:
+    if a.vs:
+        compare_groups(runs[:len(a.runs)], runs[len(a.runs):], ('the runs', 'the --vs runs'))
+    elif len(runs) == 2:
         first, second = runs[0]['own'], runs[1]['own']
         keys = sorted(set(first) & set(second))
         diffs = [weight(second[k]) - weight(first[k]) for k in keys]
@@ -227,12 +274,13 @@ def main():
     m = sub.add_parser('compare')
     m.add_argument('starts')
     m.add_argument('runs', nargs='+')
+    m.add_argument('--vs', nargs='+', default=[])
     for p in (c, m):
         p.add_argument('--engine', default='blind')
         p.add_argument('--klinzha', default='build/release/klinzha')
     a = ap.parse_args()
-    if a.command == 'compare' and len(a.runs) > 2:
-        ap.error('compare: one or two runs')
+    if a.command == 'compare' and len(a.runs) > 2 and not a.vs:
+        ap.error('compare: one or two runs, or groups of runs with --vs')
     (cut if a.command == 'cut' else compare)(a)
 
 
