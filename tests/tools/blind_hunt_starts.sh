@@ -95,6 +95,13 @@ expect "own seat, opening by opening: 0 openings"
 out="$(python3 "$tool" compare "$dir/starts.pgn" "$dir/run1.pgn" "$dir/run1.pgn" --vs "$dir/run1.pgn" \
   --klinzha "$build/klinzha" | tail -1)"
 expect "own seat, move-count draws opening by opening (2 openings): the runs 2 of 4 (50.0%), the --vs runs 1 of 2 (50.0%); openings whose rates differ 0; Cochran-Mantel-Haenszel z +0.00"
+# Against the same run with that draw by repetition instead: in its opening 1 of 1 against 0 of
+# 1 (expected 0.5, variance 1 x 1 x 1 x 1 / (2^2 x 1) = 0.25: z 0.5 / 0.5 = 1), the other
+# opening drawn by neither.
+sed 's/draw by the 50-moves-each rule/draw by third repetition/' "$dir/run1.pgn" > "$dir/rep.pgn"
+out="$(python3 "$tool" compare "$dir/starts.pgn" "$dir/run1.pgn" --vs "$dir/rep.pgn" \
+  --klinzha "$build/klinzha" | tail -1)"
+expect "own seat, move-count draws opening by opening (2 openings): the runs 1 of 2 (50.0%), the --vs runs 0 of 2 (0.0%); openings whose rates differ 1; Cochran-Mantel-Haenszel z +1.00"
 out="$(python3 -c "import sys; sys.path.insert(0, '$repo/tools/match')
 from blind_hunt_starts import signed_rank_z
 print(f'z {signed_rank_z([3, -1, 2, 0, 2]):.4f}')")"
