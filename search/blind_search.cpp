@@ -636,8 +636,7 @@ BlindSearch::HuntNovelty BlindSearch::hunt_novelty(const blind::View& view,
     for (Move m : proposals)
         if (const double e = tour.gain(m) + kProbeWeight * tour.probe(m); e > 0)
             novel.by_move[m.raw()] = hunt.lone * e;
-    const double tour_moves = tour.expected_time();
-    novel.draw_urgency = draw_urgency(hunt.lone, moves_before_count_draw(v), tour_moves);
+    novel.draw_urgency = draw_urgency(hunt.lone, moves_before_count_draw(v), tour.expected_time());
     if (spdlog::should_log(spdlog::level::debug)) {
         std::string line;
         for (int sq = 0; sq < kCells; ++sq)
@@ -646,7 +645,7 @@ BlindSearch::HuntNovelty BlindSearch::hunt_novelty(const blind::View& view,
         spdlog::debug(
             "blind hunt: lone {:.2f} odds {:.2f} since ply {}, tour {:.1f} moves, draw urgency "
             "{:.2f}, cells{}",
-            hunt.lone, odds, since, tour_moves, novel.draw_urgency, line);
+            hunt.lone, odds, since, tour.expected_time(), novel.draw_urgency, line);
     }
     return novel;
 }
