@@ -189,18 +189,6 @@ double BlindSearch::reset_urgency(const Position& v) {
     return std::clamp(double(v.halfmove() - (limit - window)) / window, 0.0, 1.0);
 }
 
-int BlindSearch::moves_before_count_draw(const Position& v) {
-    const int limit = v.move_count_limit();
-    if (limit <= 0 || v.phase() != Phase::Play) return 0;
-    const int n = std::max(1, v.players_in());
-    return std::max(1, (limit - v.halfmove() + n - 1) / n);
-}
-
-double BlindSearch::draw_urgency(double lone, int moves_left, double tour_moves) {
-    if (moves_left <= 0 || lone <= 0) return 0.0;
-    return lone * std::clamp(1.0 - (double(moves_left) - tour_moves) / kDrawSlack, 0.0, 1.0);
-}
-
 bool BlindSearch::heart_approached(Position& b, Colour us) {
     const Cell h = b.heart(us);
     const Colour them = b.to_move();
@@ -615,8 +603,8 @@ struct BlindSearch::BoardTable {
     int depth_sum = 0, depth_n = 0;
 };
 
-BlindSearch::HuntNovelty BlindSearch::hunt_novelty(const blind::View& view,
-                                                   const std::vector<Move>& proposals) const {
+std::map<std::uint32_t, double> BlindSearch::hunt_novelty(
+    const blind::View& view, const std::vector<Move>& proposals) const {
     // The cells not visited lately, weighed by how often the boards hold a lone opposing
     // heart; a cell by half the home prior and half the share of those boards that hold one
     // there (up to kHeldFull): the boards' hearts crowd on a few cells, and may all miss the
@@ -624,7 +612,7 @@ BlindSearch::HuntNovelty BlindSearch::hunt_novelty(const blind::View& view,
     // the sweep over them.
     const Position& v = view.position();
     const Colour us = view.viewer();
-    HuntNovelty novel;
+    std::map<std::uint32_t, double> novel;
     Hunt hunt = v.phase() == Phase::Play ? hunt_picture(belief_, us) : Hunt{};
     if (hunt.lone <= 0) return novel;
     // Boards whose hearts our men keep missing say less where the heart stands.
@@ -635,17 +623,15 @@ BlindSearch::HuntNovelty BlindSearch::hunt_novelty(const blind::View& view,
     HuntTour tour(value, v, us);
     for (Move m : proposals)
         if (const double e = tour.gain(m) + kProbeWeight * tour.probe(m); e > 0)
-            novel.by_move[m.raw()] = hunt.lone * e;
-    novel.draw_urgency = draw_urgency(hunt.lone, moves_before_count_draw(v), tour.expected_time());
+            novel[m.raw()] = hunt.lone * e;
     if (spdlog::should_log(spdlog::level::debug)) {
         std::string line;
         for (int sq = 0; sq < kCells; ++sq)
             if (value[std::size_t(sq)] >= 0.05)
                 line += fmt::format(" {}:{:.2f}", geo::cell_name(Cell(sq)), value[std::size_t(sq)]);
         spdlog::debug(
-            "blind hunt: lone {:.2f} odds {:.2f} since ply {}, tour {:.1f} moves, draw urgency "
-            "{:.2f}, cells{}",
-            hunt.lone, odds, since, tour.expected_time(), novel.draw_urgency, line);
+            "blind hunt: lone {:.2f} odds {:.2f} since ply {}, tour {:.1f} moves, cells{}",
+            hunt.lone, odds, since, tour.expected_time(), line);
     }
     return novel;
 }
@@ -769,8 +755,7 @@ void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
         after.do_move(m);
         open[m.raw()] = exposure(after, us, expected);
     }
-    const HuntNovelty hunt = hunt_novelty(view, proposals);
-    const std::map<std::uint32_t, double>& novel = hunt.by_move;
+    const std::map<std::uint32_t, double> novel = hunt_novelty(view, proposals);
     // Step 3, first part: each distinct board searched among the proposals legal on it.
     BoardTable table = search_boards(t, view, proposals);
     // Step 2: the candidates searched on every board where they were not scored.
@@ -785,10 +770,6 @@ void BlindSearch::choose_on_boards(Turn& t, const blind::View& view,
     Params params = t.params;
     params.win_cp = int(std::lround(params.win_cp * odds));
     params.threat_cp = int(std::lround(params.threat_cp * odds));
-    // Our heart's weights, as far as the move-count draw threatens a hunt kept home.
-    const double keep = 1.0 - kDrawUrgencyCut * hunt.draw_urgency;
-    for (int* cp : {&params.danger_cp, &params.approach_cp, &params.exposure_cp})
-        *cp = int(std::lround(*cp * keep));
     Move best;
     double best_value = -1e9;
     int reported = 0;

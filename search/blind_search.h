@@ -51,9 +51,7 @@ class BlindSearch {
         int samples = 12;  ///< boards searched per move; 0: the view alone
         /// Centi-pawns per unit of the heart's exposure in the view (about the number of
         /// opposing men expected that could take it, were they placed at random: a heart in
-        /// the open against a full set scores about 1). This, danger_cp and approach_cp are
-        /// weighed x (1 - kDrawUrgencyCut x draw_urgency()) as the move-count draw threatens
-        /// a hunt kept home.
+        /// the open against a full set scores about 1).
         int exposure_cp = 6000;
         /// Centi-pawns for a proposal that takes a heart on every board, leaves ours open to
         /// an opposing move on every board, threatens a heart on every board (scaled by the
@@ -92,25 +90,6 @@ class BlindSearch {
     /// of them in two players; in three, not those between the two others, so there its count
     /// (and this) may run ahead of the whole position's.
     static double reset_urgency(const Position& v);
-    /// Own moves of the player to move in v before the move-count draw (SPEC 7) ends the
-    /// game if no capture starts the count again: (the limit - the halfmove count) / the
-    /// players in, rounded up, at least 1; 0 under DrawRule none and outside play.
-    static int moves_before_count_draw(const Position& v);
-    /// The hunt's slack before the move-count draw, in our moves, under which the draw's
-    /// urgency rises: draw_urgency().
-    static constexpr double kDrawSlack = 10.0;
-    /// How much of our heart's weights (BlindDanger, BlindApproach, BlindExposure) the draw's
-    /// full urgency takes away: each is weighed x (1 - kDrawUrgencyCut x draw_urgency()).
-    static constexpr double kDrawUrgencyCut = 0.75;
-    /// How much the move-count draw threatens a hunt that keeps our men home (issue 28's
-    /// forty-fourth round): `lone` (the share of the belief's boards with a lone opposing
-    /// heart, 0..1) x clamp(1 - (moves_left - tour_moves) / kDrawSlack, 0, 1), where
-    /// `moves_left` is moves_before_count_draw() (0: no draw, urgency 0) and `tour_moves`
-    /// the sweep's expected time from the view (HuntTour::expected_time). 0 while the sweep
-    /// has kDrawSlack moves or more to spare, rising to `lone` when it has none: our heart's
-    /// weights, which would keep our men home for ever, fall, since a game that keeps them
-    /// there ends drawn.
-    static double draw_urgency(double lone, int moves_left, double tour_moves);
     /// Whether the player to move in `b` (a whole position in play; an opponent of `us`) has
     /// a legal move onto an empty cell (no man, not our heart's, outside our zones) from which,
     /// after it, the man that moved can take `us`'s heart (heart_attack_lines, SPEC 4): a
@@ -278,12 +257,9 @@ class BlindSearch {
     /// belief's boards with a lone opposing heart x (the moves it saves the sweep over the
     /// hunt's cells, HuntTour::gain, search/blind_tour.h, + kProbeWeight x the chance it
     /// finds the heart at once, HuntTour::probe), where > 0; none while no board holds a lone
-    /// opposing heart or in the place phase. With it, the sweep's draw_urgency().
-    struct HuntNovelty {
-        std::map<std::uint32_t, double> by_move;  ///< raw move -> value (> 0)
-        double draw_urgency = 0;                  ///< draw_urgency() of the hunt's sweep
-    };
-    HuntNovelty hunt_novelty(const blind::View& view, const std::vector<Move>& proposals) const;
+    /// opposing heart or in the place phase.
+    std::map<std::uint32_t, double> hunt_novelty(const blind::View& view,
+                                                 const std::vector<Move>& proposals) const;
     /// Step 3's first part: the distinct boards (BlindSamples), each searched (MultiPV 3)
     /// among the proposals legal on it, with 60% of the time left shared over them.
     BoardTable search_boards(Turn& t, const blind::View& view, const std::vector<Move>& proposals);

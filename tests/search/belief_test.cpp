@@ -920,15 +920,12 @@ TEST_CASE(
     CHECK(tripled > 0);
 }
 
-TEST_CASE(
-    "blind search: the move-count draw's urgency and moves left follow the plies without a "
-    "capture") {
+TEST_CASE("blind search: the move-count draw's urgency follows the plies without a capture") {
     // Over random blind games of two and three players: the view counts the plies since the
     // last capture as the whole position does in two players (the arbiter tells every capture
     // to the mover or the victim, SPEC 25), at least as many in three, and
     // BlindSearch::reset_urgency is 0 until the last 20 moves of each player in, then rises
-    // linearly to 1 at the draw (50 moves each, SPEC 7), and BlindSearch::moves_before_count_draw
-    // counts the mover's moves before it; both 0 under DrawRule none.
+    // linearly to 1 at the draw (50 moves each, SPEC 7); 0 under DrawRule none.
     int rising = 0, turns = 0;
     for (int players : {2, 3}) {
         // Random games seldom go 60 plies without a capture: enough of them to reach the ramp.
@@ -948,11 +945,6 @@ TEST_CASE(
                 const double expected =
                     std::clamp(double(v.halfmove() - 30 * n) / double(20 * n), 0.0, 1.0);
                 CHECK(BlindSearch::reset_urgency(v) == doctest::Approx(expected));
-                // The mover's own moves before the draw: the plies left, walked in turn order
-                // from this one (ours, then each other player's).
-                int own_moves = 0;
-                for (int p = v.halfmove(); p < 50 * n; p += n) ++own_moves;
-                CHECK(BlindSearch::moves_before_count_draw(v) == std::max(1, own_moves));
                 rising += expected > 0 && expected < 1;
                 ++turns;
             }
@@ -963,25 +955,9 @@ TEST_CASE(
     none.draw_rule = DrawRule::None;
     testing::BlindGame g(2, none, 17, 300);
     while (g.step())
-        if (g.pos.phase() == Phase::Play && !g.pos.game_over()) {
-            const blind::View view = view_of(g, g.pos.to_move());
-            CHECK(BlindSearch::reset_urgency(view.position()) == 0.0);
-            CHECK(BlindSearch::moves_before_count_draw(view.position()) == 0);
-        }
+        if (g.pos.phase() == Phase::Play && !g.pos.game_over())
+            CHECK(BlindSearch::reset_urgency(view_of(g, g.pos.to_move()).position()) == 0.0);
     MESSAGE(turns << " turns, " << rising << " on the ramp");
-}
-
-TEST_CASE("blind search: the draw's urgency rises as the sweep's slack before the draw runs out") {
-    // By hand: lone x clamp(1 - (moves left - the sweep's moves) / 10, 0, 1). 30 moves left
-    // and a sweep of 23: slack 7, 0.3; of 12: slack 18, 0; of 31: 1; half the boards with a
-    // lone heart halve it; no draw (0 moves left) or no lone heart: 0.
-    CHECK(BlindSearch::draw_urgency(1.0, 30, 23.0) == doctest::Approx(0.3));
-    CHECK(BlindSearch::draw_urgency(1.0, 30, 12.0) == 0.0);
-    CHECK(BlindSearch::draw_urgency(1.0, 30, 20.0) == 0.0);
-    CHECK(BlindSearch::draw_urgency(1.0, 30, 31.0) == 1.0);
-    CHECK(BlindSearch::draw_urgency(0.5, 30, 25.0) == doctest::Approx(0.25));
-    CHECK(BlindSearch::draw_urgency(1.0, 0, 25.0) == 0.0);
-    CHECK(BlindSearch::draw_urgency(0.0, 5, 25.0) == 0.0);
 }
 
 TEST_CASE(
