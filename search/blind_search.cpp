@@ -685,14 +685,15 @@ void BlindSearch::search_candidates(Turn& t, BoardTable& table,
     for (auto& [n, m] : ranked)
         for (std::size_t b = 0; b < table.boards.size(); ++b)
             if (table.scores[m][b].legal && !table.scores[m][b].scored) todo.emplace_back(b, m);
-    const int depth = board_depth(t.limits);
+    const int board = board_depth(t.limits);
+    const int depth = board ? std::max(1, board - 1) : t.timed ? kCandidateDepth : 0;
     for (std::size_t i = 0; i < todo.size() && !stop_.load(); ++i) {
         if (t.timed && t.left_ms() <= 0) break;
         const auto [b, m] = todo[i];
         const std::int64_t ms =
             t.timed ? std::max<std::int64_t>(1, t.left_ms() / std::int64_t(todo.size() - i)) : -1;
-        const auto lines = t.search(*table.boards[b], {Move::from_raw(m)}, ms,
-                                    depth ? std::max(1, depth - 1) : 0, t.limits.nodes / 4, 1);
+        const auto lines =
+            t.search(*table.boards[b], {Move::from_raw(m)}, ms, depth, t.limits.nodes / 4, 1);
         if (auto it = lines.find(1); it != lines.end() && !it->second.pv.empty()) {
             table.scores[m][b].scored = true;
             table.scores[m][b].score = weigh(it->second.score);

@@ -10,9 +10,10 @@
 //  3. Heart placement and play: `BlindSamples` distinct boards drawn from the belief. Step 1:
 //     each board searched among the proposals legal on it (MultiPV 3). Step 2: the six
 //     proposals those searches liked best are each searched on every board where they were
-//     not scored (a search of that move alone), while time lasts; where it runs out, a
-//     proposal unscored on a board counts the least score of that board's three lines (an
-//     upper bound); a proposal that is not legal on a board would be refused there. Step 3:
+//     not scored (a search of that move alone, to depth 4 on a clock: kCandidateDepth),
+//     while time lasts; where it runs out, a proposal unscored on a board counts the least
+//     score of that board's three lines (an upper bound); a proposal that is not legal on a
+//     board would be refused there. Step 3:
 //     each proposal's value is 0.75 x its mean score over the boards where it is legal + 0.25
 //     x its worst there, less 80 cp x the share of boards where it would be refused (a
 //     refusal costs clock time and tells the opponents nothing, but tells us little either),
@@ -26,7 +27,8 @@
 //  With `BlindSamples` 0, or when the belief holds no board, the view alone is searched as if
 //  the board held nothing else (the other players pass): the baseline of docs/search.md.
 // Limits: a clock or movetime is shared out over the boards (60% to step 1, 40% to step 2);
-// `go depth N` / `go nodes N` are per board in step 1 (step 2: depth N-1, N/4 nodes);
+// `go depth N` / `go nodes N` are per board in step 1 (step 2: depth N-1, N/4 nodes; on a
+// clock depth kCandidateDepth);
 // `go infinite` searches each board to depth 8 and waits for stop.
 // Reports through SearchCallbacks: `info string blind ...` (boards held, dropped, searched),
 // one `info depth ... score cp ... pv <proposal>` line, then bestmove (always exactly one).
@@ -98,6 +100,12 @@ class BlindSearch {
     /// Raises nothing.
     static bool heart_approached(Position& b, Colour us);
     static constexpr int kExploreWindow = 40;
+    /// Step 2's depth on a clock: each candidate's search alone on a board stops there. Until
+    /// issue 28's forty-sixth round the searcher's forced-move stop (a root of one move ends
+    /// after depth 4) set it by accident; searched to the end of their share of the time
+    /// instead (depth about 6) they drew as many late games as at 4 (12.9% of 688 against
+    /// 11.5% of 774, CMH z +1.15), and at 3 or 2 too (z +0.37, -0.12; docs/search.md).
+    static constexpr int kCandidateDepth = 4;
 
     /// A board search's score (centi-pawns, the mover's, eval::kMate for a heart capture) as
     /// step 3 weighs it: clamped to +-1,000; a heart capture 1,200 less its distance in plies
@@ -264,7 +272,9 @@ class BlindSearch {
     /// among the proposals legal on it, with 60% of the time left shared over them.
     BoardTable search_boards(Turn& t, const blind::View& view, const std::vector<Move>& proposals);
     /// Step 2: each ranked candidate searched alone on every board where it is legal and was
-    /// not scored, the time left shared over those searches.
+    /// not scored, the time left shared over those searches: on a clock to kCandidateDepth
+    /// (or the search's share of the time, whichever ends first), under `go depth N` to N - 1,
+    /// under `go nodes N` N/4 nodes each.
     void search_candidates(Turn& t, BoardTable& table,
                            const std::vector<std::pair<int, std::uint32_t>>& ranked);
     /// Step 3's scores where step 2 left a legal proposal unscored on a board: the board's
