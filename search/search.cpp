@@ -97,9 +97,12 @@ void Worker::iterate(const SearchCallbacks& cb) {
             std::int64_t soft = adjusted_soft(sh_.budget, best_move_changes, root_in_danger);
             if (sh_.elapsed_for_limits() >= soft) break;
         }
-        if (root_moves.size() == 1 && !sh_.limits.untimed() && depth >= 4 &&
-            !sh_.pondering.load() && !sh_.limits.infinite)
-            break;  // a forced move: no need to think long
+        // A forced move (the position's only legal one, not a `searchmoves` choice of one:
+        // that asks for the move's score, as the blind search's candidates do): no need to
+        // think long.
+        if (root_moves.size() == 1 && sh_.limits.searchmoves.empty() && !sh_.limits.untimed() &&
+            depth >= 4 && !sh_.pondering.load() && !sh_.limits.infinite)
+            break;
     }
 }
 

@@ -218,3 +218,32 @@ TEST_CASE("search_sync: a caller's stop raised before the call ends the search a
     CHECK(whole > 1000);
     CHECK(stopped < whole / 10);
 }
+
+TEST_CASE("a timed search of one move among several (searchmoves) deepens past depth 4") {
+    // A root of one legal move stops deepening after depth 4 on a clock (it is forced). A
+    // `searchmoves` list of one, in a position with other legal moves, asks for that move's
+    // score instead: the blind search scores its candidates so on each board (step 2,
+    // search/blind_search.h), and with the stop they were scored to depth 4 beside the boards'
+    // own lines at 6 or 7 (issue 28's forty-sixth round).
+    TranspositionTable tt;
+    tt.resize(16);
+    Searcher searcher(tt);
+    Position root;
+    REQUIRE_FALSE(
+        root.set("2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 "
+                 "Hh12,Qi33,Ri23,Bh23,Ng25,Ng14,Ph24,Ph12,Pf26,Wi44 - g play 0 1",
+                 Rules{}));
+    MoveList legal;
+    generate_legal(root, legal);
+    REQUIRE(legal.size > 1);
+    SearchLimits lim;
+    lim.movetime = 1000;
+    lim.searchmoves = {legal.moves[0]};
+    int deepest = 0;
+    searcher.search_sync(root, lim, SearchSettings{},
+                         {[&](const SearchInfo& i) { deepest = std::max(deepest, i.depth); },
+                          [](Move, Move) {},
+                          [](const std::string&) {},
+                          {}});
+    CHECK(deepest > 4);
+}
