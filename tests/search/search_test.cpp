@@ -19,6 +19,11 @@ struct Result {
     SearchInfo last;
 };
 
+/// A two-player middlegame of many legal moves (search_sync's tests).
+constexpr const char* kMiddlegame =
+    "2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 "
+    "Hh12,Qi33,Ri23,Bh23,Ng25,Ng14,Ph24,Ph12,Pf26,Wi44 - g play 0 1";
+
 Result search(const std::string& fen, int depth, const Rules& rules = {}) {
     Result r;
     Engine e({});
@@ -203,11 +208,7 @@ TEST_CASE("search_sync: a caller's stop raised before the call ends the search a
     TranspositionTable tt;
     tt.resize(16);
     Searcher searcher(tt);
-    Position root;
-    REQUIRE_FALSE(
-        root.set("2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 "
-                 "Hh12,Qi33,Ri23,Bh23,Ng25,Ng14,Ph24,Ph12,Pf26,Wi44 - g play 0 1",
-                 Rules{}));
+    const Position root = testutil::make(kMiddlegame);
     SearchLimits lim;
     lim.depth = 6;
     SearchSettings settings;
@@ -228,11 +229,7 @@ TEST_CASE("a timed search of one move among several (searchmoves) deepens past d
     TranspositionTable tt;
     tt.resize(16);
     Searcher searcher(tt);
-    Position root;
-    REQUIRE_FALSE(
-        root.set("2 Hg79,Qi88,Rg79,Bi89,Nf59,Nb29,Pi67,Ph56,Pf58,Wi77 "
-                 "Hh12,Qi33,Ri23,Bh23,Ng25,Ng14,Ph24,Ph12,Pf26,Wi44 - g play 0 1",
-                 Rules{}));
+    const Position root = testutil::make(kMiddlegame);
     MoveList legal;
     generate_legal(root, legal);
     REQUIRE(legal.size > 1);
