@@ -73,6 +73,21 @@ expect '[Late "171"]'
 record "$dir/late.pgn" 1 > "$dir/one.pgn"
 out="late: $(moves "$dir/one.pgn") moves"
 expect "late: 115 moves"
+# --late-from 20: the same two stretches (the reach stays 60), each cut 20 plies after its
+# last capture: round 360 at ply 75 + 20 = 95, round 119 at 131 + 20 = 151.
+out="$(cut_both --late --late-from 20 -o "$dir/late20.pgn")"
+expect "2 openings written to $dir/late20.pgn"
+out="$(cat "$dir/late20.pgn")"
+expect '[Late "95"]'
+expect '[Late "151"]'
+# A cut point at or past the reach is an error (exit 2), and writes nothing.
+if cut_both --late --late-from 60 -o "$dir/late60.pgn" 2> "$dir/err"; then
+  echo "FAIL: --late-from 60 with --late-reach 60 was not an error"; failed=1
+else
+  out="$(cat "$dir/err")"
+  expect "--late-from must be at least 1 and less than --late-reach"
+  [ -e "$dir/late60.pgn" ] && { echo "FAIL: --late-from 60 wrote a file"; failed=1; }
+fi
 # Runs made of the records (the Round tags rewritten as klinzha-match numbers its games).
 sed 's/\[Round "28"\]/[Round "1"]/' "$repo/tests/data/blind_hunts.pgn" > "$dir/a.pgn"
 sed 's/\[Round "119"\]/[Round "3"]/; s/\[Round "201"\]/[Round "4"]/' \
@@ -93,14 +108,22 @@ expect "own seat, opening by opening: 0 openings"
 # Two groups of runs (--vs): the own seat's move-count draws of run1 twice against run1 once
 # (its own-seat draw, blind_hunts.pgn's round 360, is the move-count draw): the same rates.
 out="$(python3 "$tool" compare "$dir/starts.pgn" "$dir/run1.pgn" "$dir/run1.pgn" --vs "$dir/run1.pgn" \
-  --klinzha "$build/klinzha" | tail -1)"
+  --klinzha "$build/klinzha" | tail -2)"
 expect "own seat, move-count draws opening by opening (2 openings): the runs 2 of 4 (50.0%), the --vs runs 1 of 2 (50.0%); openings whose rates differ 0; Cochran-Mantel-Haenszel z +0.00"
+# run1 holds no swapped-seat game: its line counts none.
+expect "swapped seat, move-count draws opening by opening (0 openings): the runs 0 of 0 (0.0%), the --vs runs 0 of 0 (0.0%); openings whose rates differ 0; Cochran-Mantel-Haenszel z +0.00"
+# run2 holds both games in the swapped seat, round 119's record (the move-count draw) in
+# opening 0: the swapped seat's line counts them as the own seat's line counts run1's.
+out="$(python3 "$tool" compare "$dir/starts.pgn" "$dir/run2.pgn" "$dir/run2.pgn" --vs "$dir/run2.pgn" \
+  --klinzha "$build/klinzha" | tail -2)"
+expect "own seat, move-count draws opening by opening (0 openings)"
+expect "swapped seat, move-count draws opening by opening (2 openings): the runs 2 of 4 (50.0%), the --vs runs 1 of 2 (50.0%); openings whose rates differ 0; Cochran-Mantel-Haenszel z +0.00"
 # Against the same run with that draw by repetition instead: in its opening 1 of 1 against 0 of
 # 1 (expected 0.5, variance 1 x 1 x 1 x 1 / (2^2 x 1) = 0.25: z 0.5 / 0.5 = 1), the other
 # opening drawn by neither.
 sed 's/draw by the 50-moves-each rule/draw by third repetition/' "$dir/run1.pgn" > "$dir/rep.pgn"
 out="$(python3 "$tool" compare "$dir/starts.pgn" "$dir/run1.pgn" --vs "$dir/rep.pgn" \
-  --klinzha "$build/klinzha" | tail -1)"
+  --klinzha "$build/klinzha" | grep '^own seat, move-count')"
 expect "own seat, move-count draws opening by opening (2 openings): the runs 1 of 2 (50.0%), the --vs runs 0 of 2 (0.0%); openings whose rates differ 1; Cochran-Mantel-Haenszel z +1.00"
 out="$(python3 -c "import sys; sys.path.insert(0, '$repo/tools/match')
 from blind_hunt_starts import signed_rank_z

@@ -3,7 +3,7 @@
 SPEC 25): two-player records cut where a long hunt began, and runs played from them compared.
 
     blind_hunt_starts.py cut RECORDS.pgn... -o STARTS.pgn [--min MOVES | --reduced | --late]
-                         [--engine NAME] [--klinzha PATH]
+                         [--late-from PLIES] [--late-reach PLIES] [--engine NAME] [--klinzha PATH]
     blind_hunt_starts.py compare STARTS.pgn RUN.pgn [RUN2.pgn] [--engine NAME] [--klinzha PATH]
     blind_hunt_starts.py compare STARTS.pgn RUN.pgn... --vs RUN.pgn... [--engine NAME] ...
     (defaults: --min 25, NAME blind, PATH build/release/klinzha)
@@ -19,11 +19,12 @@ army fell to pawns and walls during play (blind_hunts.py's "armies reduced to pa
 walls": no queen, rook, bishop or knight), cut at the first such ply while the game was still
 on, the ply in a Reduced tag (issue 28's thirty-eighth round: the draws' main companion).
 With --late instead, each record of NAME's two-player games (any result) in which a stretch of
-play without a capture reached LATE_REACH plies (60: the last 20 moves of each player before
-the move-count draw, SPEC 7, where the engine weighs a capture that starts the count again,
-BlindSearch::kResetMoves), cut at the ply of that stretch with LATE_FROM (40) plies since its
-last capture, the ply in a Late tag (issue 28's forty-third round: a benchmark of the games
-the move count threatens, where about one in eight of the own seat's games ends drawn).
+play without a capture reached --late-reach plies (default 60: the last 20 moves of each player
+before the move-count draw, SPEC 7, where the engine weighs a capture that starts the count
+again, BlindSearch::kResetMoves), cut at the ply of that stretch with --late-from (default 40)
+plies since its last capture, the ply in a Late tag (issue 28's forty-third round: a benchmark
+of the games the move count threatens, where about one in eight of the own seat's games ends
+drawn; --late-from must be at least 1 and less than --late-reach, else an error, exit 2).
 Prints how many it wrote.
 
 A run is klinzha-match played from those openings, one pair of games per opening in the
@@ -40,10 +41,13 @@ hunts longer).
 With --vs, two groups of runs (the runs before it and those after it, each any number, as of
 two builds): the own seat's move-count draws opening by opening, each group's count, and the
 Cochran-Mantel-Haenszel z of the first group's draws against the second's, the openings as
-strata (above 0: the first group draws more). The draws of a late benchmark crowd on a few
-openings, drawn in nearly every run, while most are never drawn (issue 28's forty-fourth
-round), so a group's count varies less than a binomial count would, and the z, which
-compares the groups within each opening, tells builds apart with fewer runs.
+strata (above 0: the first group draws more); then the same for the swapped seat (NAME
+hunting with the other side's army, the random player holding NAME's: on a late benchmark
+cut from games at `-tc 1+0.01` it drew a quarter of its games, issue 28's forty-seventh
+round). The draws of a late benchmark crowd on a few openings, drawn in nearly every run,
+while most are never drawn (issue 28's forty-fourth round), so a group's count varies less
+than a binomial count would, and the z, which compares the groups within each opening, tells
+builds apart with fewer runs.
 
 Errors: an unreadable file raises OSError; a run whose Round tags name no opening of STARTS
 ends the program with a message (exit 2); a klinzha that cannot be run ends it (exit 1).
@@ -57,7 +61,7 @@ from blind_hunts import HUNT_CAP, first_reduced, hunt, lone_stretch
 from won_draws import games, replay, tag, two_player
 
 LOST = 150  # a lost game's weight in the paired comparison (our moves; a draw is HUNT_CAP)
-LATE_FROM, LATE_REACH = 40, 60  # cut --late: plies since the last capture (SPEC 10's count)
+LATE_FROM, LATE_REACH = 40, 60  # cut --late's defaults: plies since the last capture (SPEC 10)
 MOVE_NUMBER = re.compile(r'^\d+\.+$')
 RESULTS = ('1-0', '0-1', '1/2-1/2', '*')
 
@@ -89,7 +93,7 @@ def cut(a):
                     written += cut_reduced(r, me, name, a.klinzha, out)
                     continue
                 if a.late:
-                    written += cut_late(r, name, a.klinzha, out)
+                    written += cut_late(r, name, a.klinzha, out, a.late_from, a.late_reach)
                     continue
                 result = tag(r, 'Result')
                 won = result == ('1-0' if me == 0 else '0-1')
@@ -120,9 +124,9 @@ def cut_reduced(record, me, name, klinzha, out):
     return 1
 
 
-def late_ply(positions):
-    """The index of the position of play with LATE_FROM plies since the last capture (the
-    halfmove field of SPEC 10) in the first stretch that reaches LATE_REACH; None when none
+def late_ply(positions, late_from=LATE_FROM, late_reach=LATE_REACH):
+    """The index of the position of play with `late_from` plies since the last capture (the
+    halfmove field of SPEC 10) in the first stretch that reaches `late_reach`; None when none
     does."""
     start = None
     for i, p in enumerate(positions):
@@ -131,17 +135,17 @@ def late_ply(positions):
         count = int(p[7])
         if count == 0:
             start = None
-        elif count == LATE_FROM:
+        elif count == late_from:
             start = i
-        elif count >= LATE_REACH and start is not None:
+        elif count >= late_reach and start is not None:
             return start
     return None
 
 
-def cut_late(record, name, klinzha, out):
+def cut_late(record, name, klinzha, out, late_from=LATE_FROM, late_reach=LATE_REACH):
     """Writes record to out cut at late_ply() (a Late tag holding the ply); returns 1 when
     written, else 0."""
-    i = late_ply(replay(record, klinzha, 'blind_hunt_starts.py') or [])
+    i = late_ply(replay(record, klinzha, 'blind_hunt_starts.py') or [], late_from, late_reach)
     if i is None:
         return 0
     out.write(cut_record(record, i, name, i, 'Late'))
@@ -209,12 +213,13 @@ def cmh_z(strata):
     return diff / math.sqrt(var) if var > 0 else 0.0
 
 
-def compare_groups(first, second, names):
-    """Prints the own seat's move-count draws of two groups of runs opening by opening."""
+def compare_groups(first, second, names, seat='own'):
+    """Prints one seat's ('own' or 'swapped') move-count draws of two groups of runs opening by
+    opening."""
     def tally(runs):
         t = {}
         for run in runs:
-            for k, game in run['own'].items():
+            for k, game in run[seat].items():
                 draws, n = t.get(k, (0, 0))
                 t[k] = (draws + game[2], n + 1)
         return t
@@ -224,7 +229,7 @@ def compare_groups(first, second, names):
     drawn_a, n_a = sum(x[0] for x in strata), sum(x[1] for x in strata)
     drawn_b, n_b = sum(x[2] for x in strata), sum(x[3] for x in strata)
     differ = sum(1 for x in strata if x[0] * x[3] != x[2] * x[1])
-    print(f'own seat, move-count draws opening by opening ({len(keys)} openings): '
+    print(f'{seat} seat, move-count draws opening by opening ({len(keys)} openings): '
           f'{names[0]} {drawn_a} of {n_a} ({100.0 * drawn_a / max(1, n_a):.1f}%), '
           f'{names[1]} {drawn_b} of {n_b} ({100.0 * drawn_b / max(1, n_b):.1f}%); '
           f'openings whose rates differ {differ}; Cochran-Mantel-Haenszel z {cmh_z(strata):+.2f}')
@@ -251,7 +256,9 @@ def compare(a):
     for path, run in zip(a.runs + a.vs, runs):
         report(path, run)
     if a.vs:
-        compare_groups(runs[:len(a.runs)], runs[len(a.runs):], ('the runs', 'the --vs runs'))
+        for seat in ('own', 'swapped'):
+            compare_groups(runs[:len(a.runs)], runs[len(a.runs):], ('the runs', 'the --vs runs'),
+                           seat)
     elif len(runs) == 2:
         first, second = runs[0]['own'], runs[1]['own']
         keys = sorted(set(first) & set(second))
@@ -271,6 +278,8 @@ def main():
     kind.add_argument('--min', type=int, default=25)
     kind.add_argument('--reduced', action='store_true')
     kind.add_argument('--late', action='store_true')
+    c.add_argument('--late-from', type=int, default=LATE_FROM)
+    c.add_argument('--late-reach', type=int, default=LATE_REACH)
     m = sub.add_parser('compare')
     m.add_argument('starts')
     m.add_argument('runs', nargs='+')
@@ -281,6 +290,8 @@ def main():
     a = ap.parse_args()
     if a.command == 'compare' and len(a.runs) > 2 and not a.vs:
         ap.error('compare: one or two runs, or groups of runs with --vs')
+    if a.command == 'cut' and not 1 <= a.late_from < a.late_reach:
+        ap.error('cut: --late-from must be at least 1 and less than --late-reach')
     (cut if a.command == 'cut' else compare)(a)
 
 
