@@ -139,8 +139,14 @@ bool Worker::deciding_victim(Colour v) const {
 }
 
 int Worker::take_deciding_heart(int ply) {
+    // Only the moves onto the deciding victims' hearts: a blind turn's boards hold lone
+    // hearts within reach at many nodes, and every legal move generated there to find one
+    // capture took a fifteenth of the turn's time.
+    Bitboard hearts = 0;
+    for (int o = 0; o < kColours; ++o)
+        if (deciding_victim(Colour(o))) hearts |= bit(pos_.heart(Colour(o)));
     MoveList l;
-    generate_legal(pos_, l);
+    generate_legal_to(pos_, l, hearts);
     for (Move m : l)
         if (const Colour v = pos_.heart_victim(m); v != NO_COLOUR && deciding_victim(v)) {
             pv_[ply][ply] = m;

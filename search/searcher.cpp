@@ -57,6 +57,17 @@ std::string finished_reason(const Position& root, const MoveList& legal) {
 
 }  // namespace
 
+struct Searcher::ThreadState {
+    History history;
+    eval::EvalCache eval_cache;
+    std::vector<nnue::Accumulator> accumulators;  ///< one per ply (Worker::kAccPlies)
+    /// Where the thread's Worker is built for a search (placement new) and unbuilt after it.
+    alignas(Worker) std::byte worker[sizeof(Worker)];
+    struct Unbuild {
+        void operator()(Worker* w) const { w->~Worker(); }
+    };
+};
+
 Searcher::Searcher(TranspositionTable& tt) : tt_(tt) {}
 
 Searcher::~Searcher() {
@@ -102,7 +113,7 @@ void Searcher::wait() {
 
 void Searcher::clear() {
     planner_.clear();
-    histories_.clear();
+    threads_.clear();
 }
 
 void Searcher::run(Position root, SearchLimits limits, SearchSettings settings,
@@ -284,11 +295,19 @@ std::uint64_t Searcher::plan_placement(Shared& sh, const Position& root,
 std::uint64_t Searcher::search_tree(Shared& sh, const Position& root, const MoveList& legal,
                                     const SearchCallbacks& cb) {
     const int threads = std::max(1, sh.settings.threads);
-    std::vector<std::unique_ptr<Worker>> workers;
-    while (histories_.size() < std::size_t(threads))
-        histories_.push_back(std::make_unique<History>());
+    std::vector<std::unique_ptr<Worker, ThreadState::Unbuild>> workers;
+    workers.reserve(std::size_t(threads));  // emplace_back below never throws
+    while (threads_.size() < std::size_t(threads))
+        threads_.push_back(std::make_unique<ThreadState>());
+    if (root.rules() != cache_rules_ || root.players() != cache_players_) {
+        for (auto& t : threads_) t->eval_cache.clear();
+        cache_rules_ = root.rules();
+        cache_players_ = root.players();
+    }
     for (int i = 0; i < threads; ++i) {
-        workers.push_back(std::make_unique<Worker>(sh, i, root, *histories_[std::size_t(i)]));
+        ThreadState& t = *threads_[std::size_t(i)];
+        workers.emplace_back(new (t.worker)
+                                 Worker(sh, i, root, t.history, t.eval_cache, t.accumulators));
         workers.back()->init_root(legal);
         workers.back()->set_players_in_root(root.players_in());
         sh.node_counters.push_back(&workers.back()->nodes);

@@ -133,15 +133,23 @@ struct MctsState;  // mcts.cpp: one Monte Carlo tree search's tree and tables
 /// position, sharing the transposition table and the stop flag through Searcher::Shared.
 class Worker {
   public:
-    Worker(Searcher::Shared& sh, int id, const Position& root, History& history)
+    /// `history`, `eval_cache` and `accumulators`: the thread's, kept by the Searcher from
+    /// one search to the next (Searcher::ThreadState); the accumulators are emptied here (a
+    /// network may have been loaded since).
+    Worker(Searcher::Shared& sh, int id, const Position& root, History& history,
+           eval::EvalCache& eval_cache, std::vector<nnue::Accumulator>& accumulators)
         : sh_(sh),
           id_(id),
           pos_(root),
           root_(root.to_move()),
           root_ply_(root.ply()),
+          eval_cache_(eval_cache),
           net_(eval::network(root.players())),
+          acc_(accumulators),
           history_(history) {
-        if (net_) acc_.resize(kAccPlies);
+        if (!net_) return;
+        acc_.resize(kAccPlies);
+        for (nnue::Accumulator& a : acc_) a.key = 0;
     }
 
     std::atomic<std::uint64_t> nodes{0};
@@ -186,7 +194,8 @@ class Worker {
     bool deciding_victim(Colour v) const;
 
     /// Step 1's mate, with its move as the principal variation's last (so a mating line
-    /// ends with the heart capture): the first legal move taking a deciding heart.
+    /// ends with the heart capture): the first legal move taking a deciding heart
+    /// (among the moves onto those hearts only, generate_legal_to).
     int take_deciding_heart(int ply);
 
     /// Colour p's standing by the network, from this ply's accumulator: kept if it is this
@@ -505,15 +514,15 @@ class Worker {
     int id_;
     Position pos_;
     Colour root_;
-    int root_ply_;  ///< pos_.ply() at the root: accumulators are indexed from it
-    eval::EvalCache eval_cache_;
+    int root_ply_;                 ///< pos_.ply() at the root: accumulators are indexed from it
+    eval::EvalCache& eval_cache_;  ///< the thread's, kept between searches (Searcher)
     /// The network (nullptr: the classical evaluation) and one accumulator per ply below the
     /// root (static_eval); deeper plies use a scratch one.
     static constexpr int kAccPlies = 2 * kMaxPly + 16;
     /// How many plies back update_from_ancestor looks for an evaluated ancestor.
     static constexpr int kAccWalk = 16;
-    const nnue::Network* net_;  ///< the network for the root's game size, or nullptr
-    std::vector<nnue::Accumulator> acc_;
+    const nnue::Network* net_;             ///< the network for the root's game size, or nullptr
+    std::vector<nnue::Accumulator>& acc_;  ///< the thread's (Searcher::ThreadState)
     nnue::Accumulator acc_scratch_;
     std::array<std::vector<BrsReply>, kMaxPly> brs_replies_;  ///< per ply, reused
     const SearchCallbacks* cb_ = nullptr;

@@ -244,3 +244,30 @@ TEST_CASE("a timed search of one move among several (searchmoves) deepens past d
                           {}});
     CHECK(deepest > 4);
 }
+
+TEST_CASE("search_sync: the evaluations a searcher keeps are not read under other rules") {
+    // Searcher::ThreadState keeps each thread's evaluation cache from one search to the next
+    // (a blind turn runs dozens of short searches); the position key holds no rule option, so
+    // a search under PowerVanguard after one under the standard rules scores as a fresh
+    // searcher's does.
+    Rules power;
+    power.power_vanguard = true;
+    const Position standard = testutil::make(kMiddlegame);
+    const Position vanguard = testutil::make(kMiddlegame, power);
+    SearchLimits lim;
+    lim.depth = 1;
+    auto score = [&](Searcher& s, const Position& root) {
+        int v = 0;
+        s.search_sync(root, lim, SearchSettings{},
+                      {[&](const SearchInfo& i) { v = i.score; }, {}, {}, {}});
+        return v;
+    };
+    TranspositionTable fresh_tt, kept_tt;
+    fresh_tt.resize(1);
+    kept_tt.resize(1);
+    Searcher fresh(fresh_tt), kept(kept_tt);
+    const int expected = score(fresh, vanguard);
+    REQUIRE(score(kept, standard) != expected);  // the option changes the evaluation
+    kept_tt.clear();                             // the table's entries are not the question
+    CHECK(score(kept, vanguard) == expected);
+}
