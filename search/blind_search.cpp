@@ -679,12 +679,32 @@ BlindSearch::BoardTable BlindSearch::search_boards(Turn& t, const blind::View& v
     return table;
 }
 
+std::vector<std::pair<std::size_t, std::uint32_t>> BlindSearch::candidate_order(
+    const std::vector<std::pair<int, std::uint32_t>>& ranked, const ScoreTable& scores) {
+    // Round by round: each candidate's first board to score, then each one's second, and so
+    // on, so that a clock that runs out leaves every candidate scored on about as many boards.
+    // Candidate by candidate, the ones appended last (the hunt's explorer among them) went
+    // unscored under a short clock, and a proposal never scored is never played.
+    std::vector<std::vector<std::size_t>> unscored(ranked.size());
+    for (std::size_t i = 0; i < ranked.size(); ++i)
+        if (const auto row = scores.find(ranked[i].second); row != scores.end())
+            for (std::size_t b = 0; b < row->second.size(); ++b)
+                if (row->second[b].legal && !row->second[b].scored) unscored[i].push_back(b);
+    std::vector<std::pair<std::size_t, std::uint32_t>> todo;
+    for (std::size_t round = 0, added = 1; added; ++round) {
+        added = 0;
+        for (std::size_t i = 0; i < ranked.size(); ++i)
+            if (round < unscored[i].size()) {
+                todo.emplace_back(unscored[i][round], ranked[i].second);
+                ++added;
+            }
+    }
+    return todo;
+}
+
 void BlindSearch::search_candidates(Turn& t, BoardTable& table,
                                     const std::vector<std::pair<int, std::uint32_t>>& ranked) {
-    std::vector<std::pair<std::size_t, std::uint32_t>> todo;
-    for (auto& [n, m] : ranked)
-        for (std::size_t b = 0; b < table.boards.size(); ++b)
-            if (table.scores[m][b].legal && !table.scores[m][b].scored) todo.emplace_back(b, m);
+    const auto todo = candidate_order(ranked, table.scores);
     const int board = board_depth(t.limits);
     const int depth = board ? std::max(1, board - 1) : t.timed ? kCandidateDepth : 0;
     for (std::size_t i = 0; i < todo.size() && !stop_.load(); ++i) {

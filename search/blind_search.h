@@ -216,6 +216,13 @@ class BlindSearch {
     /// the arbiter refused from `since` on (Belief::refused_on).
     static constexpr double kRefusedDecay = 0.5;
 
+    /// Step 2's order: (board, proposal) pairs for the candidates `ranked` ((votes, raw move)
+    /// pairs, in rank order), each pair a board where the proposal is legal and unscored in
+    /// `scores` (a proposal without a row has none), round by round: every candidate's first
+    /// such board in rank order, then every candidate's second, and so on. Raises nothing.
+    static std::vector<std::pair<std::size_t, std::uint32_t>> candidate_order(
+        const std::vector<std::pair<int, std::uint32_t>>& ranked, const ScoreTable& scores);
+
     explicit BlindSearch(Searcher& searcher) : searcher_(searcher) {}
     ~BlindSearch();
     BlindSearch(const BlindSearch&) = delete;
@@ -272,7 +279,9 @@ class BlindSearch {
     /// among the proposals legal on it, with 60% of the time left shared over them.
     BoardTable search_boards(Turn& t, const blind::View& view, const std::vector<Move>& proposals);
     /// Step 2: each ranked candidate searched alone on every board where it is legal and was
-    /// not scored, the time left shared over those searches: on a clock to kCandidateDepth
+    /// not scored, round by round (each candidate's first such board, then each one's second:
+    /// a clock that runs out leaves none of them unscored while another is scored on every
+    /// board), the time left shared over those searches: on a clock to kCandidateDepth
     /// (or the search's share of the time, whichever ends first), under `go depth N` to N - 1,
     /// under `go nodes N` N/4 nodes each.
     void search_candidates(Turn& t, BoardTable& table,

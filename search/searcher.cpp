@@ -3,7 +3,9 @@
 // Sources: SPEC 6 (setup), 13 (go, stop, ponderhit), RH 6.2 (time).
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <memory>
+#include <new>
 #include <random>
 
 #include <spdlog/spdlog.h>

@@ -1290,3 +1290,25 @@ TEST_CASE("blind search: a later capture of a lone heart scores as none on the b
     CHECK(fused > 0);
     CHECK(taker_best_after > taker_best_before);
 }
+
+TEST_CASE("step 2's order: the candidates' boards to score, round by round") {
+    // BlindSearch::candidate_order. Four boards; A (9 votes) legal and unscored on boards 0, 1
+    // and 3 (scored on 2); B (5 votes) unscored on board 2 only (scored on 0 and 1, illegal on
+    // 3); C (appended last, as the hunt's explorer is) unscored on all four. Candidate by
+    // candidate, a clock that ran out after four searches left C never scored.
+    using Cell = BlindSearch::BoardScore;
+    const Cell open{true, false, false, 0}, done{true, true, false, 10}, illegal{};
+    BlindSearch::ScoreTable scores;
+    scores[101] = {open, open, done, open};
+    scores[102] = {done, done, open, illegal};
+    scores[103] = {open, open, open, open};
+    const std::vector<std::pair<int, std::uint32_t>> ranked{{9, 101}, {5, 102}, {0, 103}};
+    const std::vector<std::pair<std::size_t, std::uint32_t>> expected{
+        {0, 101}, {2, 102}, {0, 103},  // every candidate's first board
+        {1, 101}, {1, 103},            // the second (B has none)
+        {3, 101}, {2, 103},            // the third
+        {3, 103}};                     // C's fourth
+    CHECK(BlindSearch::candidate_order(ranked, scores) == expected);
+    // A candidate with no row in the table has no board to score.
+    CHECK(BlindSearch::candidate_order({{1, 999}}, scores).empty());
+}
