@@ -123,8 +123,8 @@ class Searcher {
     /// Blocks until the current search (if any) has sent its bestmove.
     void wait();
     bool searching() const { return running_.load(); }
-    /// Forgets what is kept between searches: the setup plan, the move-ordering statistics
-    /// and the evaluation caches (ucinewgame).
+    /// Forgets what is kept between searches: the setup plan and each thread's state (the
+    /// move-ordering statistics, the evaluation cache, the accumulators; ucinewgame).
     void clear();
 
     /// Runs a search synchronously and returns the nodes searched (bench, analyse), with
