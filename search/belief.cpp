@@ -29,6 +29,7 @@ void Belief::forget_observations() {
     last_stood_.fill(-1);
     seen_.fill(-1);
     beside_taken_.fill(-1);
+    wall_refused_.fill(-1);
     taker_.fill(NO_CELL);
     hunt_from_ = -1;
     hearts_taken_ = 0;
@@ -697,7 +698,11 @@ void Belief::note_refused_cells(const blind::View& view) {
     for (Move r : view.refused()) {
         if (r.kind() != Move::Normal || !test(v.pieces(viewer_), r.from())) continue;
         const PieceType t = man_type(v.man_on(r.from()));
-        if (t == WALL) continue;  // a wall is refused for what its zone would hold (SPEC 5)
+        if (t == WALL) {  // a wall is refused for what its zone would hold (SPEC 5)
+            for_each_cell(geo::neighbours(r.to()) | bit(r.to()),
+                          [&](Cell sq) { wall_refused_[sq] = int(observed_); });
+            continue;
+        }
         bool bare = t == KNIGHT && v.rules().flier_jumps_walls;
         for (const geo::PathEntry& e : geo::paths(path_class(t, v.rules()), r.from()))
             bare = bare || (e.dest == r.to() && e.mid == 0);

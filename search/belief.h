@@ -104,6 +104,12 @@ class Belief {
     /// (SPEC 4), after our men last stood there. The hunt counts `sq` as not stood on since
     /// (BlindSearch::hunt_values); the boards are left as they are.
     int beside_taken(Cell sq) const { return beside_taken_[sq]; }
+    /// The last observation before which a proposal of one of the viewer's walls to `sq`, or
+    /// to a cell beside it, was refused, -1 never: a wall may not end a move with a heart in
+    /// its zone (SPEC 5), so a heart may stand on `sq`, and the wall's zone cannot sweep it.
+    /// The hunt weighs such a cell up and leaves it to the other men
+    /// (BlindSearch::hunt_values, HuntTour).
+    int wall_refused(Cell sq) const { return wall_refused_[sq]; }
     /// The first observation of the hunt: the stretch of observations, up to the last one
     /// read, at which half of the boards or more held an opposing heart standing alone
     /// (SPEC 4), counted after each opponent's ply and at the end of each update(); -1 when
@@ -280,6 +286,7 @@ class Belief {
     std::array<int, kCells> last_stood_{};
     std::array<int, kCells> seen_{};          ///< seen(): -1 never
     std::array<int, kCells> beside_taken_{};  ///< beside_taken(): -1 never
+    std::array<int, kCells> wall_refused_{};  ///< wall_refused(): -1 never
     /// Per colour: the cell where its man took one of the viewer's at its last ply read
     /// (the arbiter named it, SPEC 25), NO_CELL when that ply took none; rejuvenate()
     /// never moves the man there, since no ply of its own has come since.

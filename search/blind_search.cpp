@@ -178,6 +178,9 @@ std::array<double, kCells> BlindSearch::hunt_values(const Belief& belief, int si
         // in the way) do not see what barred it, and would send us there again and again.
         if (const int r = belief.refused_on(Cell(sq), since))
             value[std::size_t(sq)] *= std::pow(kRefusedDecay, std::min(r, 30));
+        // A wall's refused proposal beside the cell: a heart there would bar it (SPEC 5).
+        if (const int w = belief.wall_refused(Cell(sq)); w >= 0 && w >= since)
+            value[std::size_t(sq)] *= kWallRefusedBoost;
     }
     return value;
 }
@@ -620,7 +623,11 @@ std::map<std::uint32_t, double> BlindSearch::hunt_novelty(
     for (double& h : hunt.held) h *= odds;
     const int since = explore_since(belief_, view);
     const auto value = hunt_values(belief_, since, v, us, hunt.lone, hunt.held);
-    HuntTour tour(value, v, us);
+    Bitboard wall_blind = 0;
+    for (int sq = 0; sq < kCells; ++sq)
+        if (const int w = belief_.wall_refused(Cell(sq)); w >= 0 && w >= since)
+            wall_blind |= bit(Cell(sq));
+    HuntTour tour(value, v, us, wall_blind);
     for (Move m : proposals)
         if (const double e = tour.gain(m) + kProbeWeight * tour.probe(m); e > 0)
             novel[m.raw()] = hunt.lone * e;

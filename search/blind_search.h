@@ -175,7 +175,9 @@ class BlindSearch {
     /// the owner's region, the boards' lone hearts crowd onto the few cells left, far ones
     /// of small prior among them, more than the hearts do (issue 28's thirty-seventh round).
     /// Each proposal to the cell refused from `since` on multiplies its value by
-    /// kRefusedDecay (a cell the sweep cannot reach by the paths it sees holds it back).
+    /// kRefusedDecay (a cell the sweep cannot reach by the paths it sees holds it back), and
+    /// a cell on which or beside which a proposal of our wall was refused from `since` on by
+    /// kWallRefusedBoost, once (Belief::wall_refused: a heart there bars a wall, SPEC 5).
     /// On a cell stood on since a long hunt began (as in exploration()), the boards' share
     /// alone counts kLongHuntStood of itself: the boards move their missed hearts back onto
     /// the cells near the owner's region, which our men had visited, and that share alone
@@ -215,6 +217,9 @@ class BlindSearch {
     /// hunt_values: a cell's value is multiplied by this for each proposal ending there that
     /// the arbiter refused from `since` on (Belief::refused_on).
     static constexpr double kRefusedDecay = 0.5;
+    /// hunt_values: a cell's value is multiplied by this when a proposal of our wall to it or
+    /// beside it was refused from `since` on (Belief::wall_refused: a heart there bars it).
+    static constexpr double kWallRefusedBoost = 2.0;
 
     /// Step 2's order: (board, proposal) pairs for the candidates `ranked` ((votes, raw move)
     /// pairs, in rank order), each pair a board where the proposal is legal and unscored in

@@ -8,8 +8,9 @@
 
 namespace klinzha {
 
-HuntTour::HuntTour(const std::array<double, kCells>& value, const Position& v, Colour us)
-    : v_(v), us_(us) {
+HuntTour::HuntTour(const std::array<double, kCells>& value, const Position& v, Colour us,
+                   Bitboard wall_blind)
+    : v_(v), us_(us), wall_blind_(wall_blind) {
     double sum = 0;
     for (int sq = 0; sq < kCells; ++sq)
         if (value[std::size_t(sq)] > 0) sum += value[std::size_t(sq)];
@@ -58,6 +59,38 @@ const std::array<std::uint8_t, kCells>& HuntTour::distances(PieceType t, Cell fr
     return d;
 }
 
+double HuntTour::visit_finds(PieceType t, Cell c, const std::array<double, kCells>& rest,
+                             Bitboard left, Bitboard walled) const {
+    if (t != WALL) return test(left, c) ? rest[c] : 0.0;
+    double found = test(left & ~walled, c) ? kWallTakes * rest[c] : 0.0;
+    for (Bitboard z = geo::neighbours(c) & left & ~wall_blind_; z;) found += rest[pop_lsb(z)];
+    return found;
+}
+
+double HuntTour::visit(PieceType t, Cell c, std::array<double, kCells>& rest, Bitboard& left,
+                       Bitboard& walled, int at) const {
+    if (t != WALL) {
+        const double found = test(left, c) ? rest[c] : 0.0;
+        left &= ~bit(c);
+        return found * at;
+    }
+    double timed = 0;
+    if (test(left & ~walled, c)) {
+        const double found = kWallTakes * rest[c];
+        timed += found * at;
+        rest[c] -= found;
+        walled |= bit(c);
+    }
+    // A heart in the zone bars the wall's move (SPEC 5): the refusal tells where it stands,
+    // and a man takes it the move after.
+    for (Bitboard z = geo::neighbours(c) & left & ~wall_blind_; z;) {
+        const Cell s = pop_lsb(z);
+        timed += rest[s] * (at + 1);
+        left &= ~bit(s);
+    }
+    return timed;
+}
+
 double HuntTour::tour(std::vector<Man> men, std::array<double, kCells> rest, Bitboard left,
                       Bitboard walled, int t0) {
     double expected = 0;
@@ -70,12 +103,15 @@ double HuntTour::tour(std::vector<Man> men, std::array<double, kCells> rest, Bit
         Cell best_cell = NO_CELL;
         for (std::size_t i = 0; i < men.size(); ++i) {
             const auto& d = distances(men[i].type, men[i].cell);
-            const double takes_here = takes(men[i].type);
-            for (Bitboard b = men[i].type == WALL ? left & ~walled : left; b;) {
+            const bool wall = men[i].type == WALL;
+            // A wall's move may end beside the cells (its zone sweeps them, SPEC 5).
+            for (Bitboard b = wall ? (left & ~walled) | geo::neighbours_of(left & ~wall_blind_)
+                                   : left;
+                 b;) {
                 const Cell c = pop_lsb(b);
                 const int moves = d[c];
                 if (moves > kFar || moves == 0 || t + moves > horizon_) continue;
-                const double rate = takes_here * rest[c] / moves;
+                const double rate = visit_finds(men[i].type, c, rest, left, walled) / moves;
                 if (rate > best_rate || (rate == best_rate && moves < best_d)) {
                     best_rate = rate, best_man = int(i), best_d = moves, best_cell = c;
                 }
@@ -84,14 +120,8 @@ double HuntTour::tour(std::vector<Man> men, std::array<double, kCells> rest, Bit
         if (best_man < 0) break;  // nothing left within reach before the draw
         t += best_d;
         Man& man = men[std::size_t(best_man)];
-        const double found = takes(man.type) * rest[best_cell];
-        expected += found * t;
-        rest[best_cell] -= found;
+        expected += visit(man.type, best_cell, rest, left, walled, t);
         man.cell = best_cell;
-        if (man.type == WALL)
-            walled |= bit(best_cell);
-        else
-            left &= ~bit(best_cell);
     }
     double unfound = 0;
     for (Bitboard b = left; b;) unfound += rest[pop_lsb(b)];
@@ -113,16 +143,11 @@ double HuntTour::gain(Move m) {
     for (Man& man : men)
         if (man.cell == m.from()) man.cell = m.to();
     if (pass_ < 0) pass_ = tour(men_, share_, cells_, 0, 1);
-    // The move's probe finds its share at move 1; a wall's leaves the rest to the others.
-    const double found = probe(m);
+    // The move's probe finds its share at move 1; a wall's leaves the rest of its cell to the
+    // others, and its zone's shares are found at move 2.
     std::array<double, kCells> rest = share_;
     Bitboard left = cells_, walled = 0;
-    if (man_type(v_.man_on(m.from())) == WALL && test(cells_, m.to())) {
-        rest[m.to()] -= found;
-        walled = bit(m.to());
-    } else {
-        left &= ~bit(m.to());
-    }
+    const double found = visit(man_type(v_.man_on(m.from())), m.to(), rest, left, walled, 1);
     const double after = found + tour(men, rest, left, walled, 1);
     return std::clamp(pass_ - after, 0.0, 1.0);
 }

@@ -20,7 +20,13 @@
 // (BlindSearch::hunt_novelty, issue 28's thirty-first round, docs/search.md). A wall takes a
 // lone heart only where no opposing man stands beside it (SPEC 5), so a wall's visit finds it
 // with the chance kWallTakes and leaves the rest of the cell's share to our other men (issue
-// 28's thirty-eighth round).
+// 28's thirty-eighth round). A wall may not end a move with any heart in its zone (SPEC 5): a
+// wall's move beside a lone heart is refused, which costs the turn nothing and shows where the
+// heart stands (a man takes it the move after), and an accepted one rules its zone out. So
+// the sweep counts a wall's move as finding the shares of its zone's cells too, a move later,
+// except on the cells where a proposal of our wall was refused already (the hunt weighs
+// those up and leaves them to the other men: Belief::wall_refused; issue 28's forty-ninth
+// round).
 #pragma once
 
 #include <array>
@@ -53,7 +59,10 @@ class HuntTour {
     /// men only, SPEC 25), `us` the viewer. The horizon: our moves left before the
     /// move-count draw (SPEC 7, from v's count; kHorizon under DrawRule none), at most
     /// kHorizon and at least 1. Raises nothing.
-    HuntTour(const std::array<double, kCells>& value, const Position& v, Colour us);
+    /// `wall_blind`: cells a wall's zone does not sweep (a wall's proposal beside them was
+    /// refused: Belief::wall_refused), left to the other men.
+    HuntTour(const std::array<double, kCells>& value, const Position& v, Colour us,
+             Bitboard wall_blind = 0);
 
     /// The moves proposal m saves the tour against a pass, in [0, 1] (see the file comment).
     /// 0 for a move that is not a normal move of one of our men, and when no cell has value.
@@ -86,11 +95,22 @@ class HuntTour {
     /// The chance a visit of a man of type t finds the heart on a cell that holds it: 1, and
     /// kWallTakes for a wall.
     static double takes(PieceType t) { return t == WALL ? kWallTakes : 1.0; }
+    /// The share of the values a visit of a man of type t to c finds: the rest on c if it is
+    /// in `left`; for a wall kWallTakes of it (none once `walled`), plus the rest on the cells
+    /// of its zone in `left` but not in wall_blind_ (a heart there bars the move, SPEC 5).
+    double visit_finds(PieceType t, Cell c, const std::array<double, kCells>& rest, Bitboard left,
+                       Bitboard walled) const;
+    /// Makes that visit at move `at`: takes what it finds out of rest and left (a wall's cell
+    /// into walled), and returns the found shares times the move each is found at (the
+    /// zone's at + 1: a man takes the heart the refusal showed).
+    double visit(PieceType t, Cell c, std::array<double, kCells>& rest, Bitboard& left,
+                 Bitboard& walled, int at) const;
 
     const Position& v_;
     Colour us_;
     std::array<double, kCells> share_{};
-    Bitboard cells_ = 0;  ///< the cells of value > 0
+    Bitboard cells_ = 0;       ///< the cells of value > 0
+    Bitboard wall_blind_ = 0;  ///< cells a wall's zone does not sweep
     std::vector<Man> men_;
     int horizon_ = kHorizon;
     double pass_ = -1;  ///< the tour's expected time after a pass (computed once)

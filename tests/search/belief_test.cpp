@@ -1094,37 +1094,53 @@ TEST_CASE("blind search: each refusal of a proposal to a cell halves the hunt's 
     // BlindSearch::hunt_values before and after the arbiter refuses up to three proposals of
     // the turn (those the whole position does not allow, SPEC 25): a cell no refused
     // proposal ends on keeps its value; one that k of them end on weighs 2^-k of it at most
-    // (exactly that where no refusal was a bare step, which rules the cell out altogether).
-    int halved = 0, kept = 0;
+    // (exactly that where no refusal was a bare step, which rules the cell out altogether);
+    // and a cell on which or beside which a refused proposal of our wall ends weighs
+    // BlindSearch::kWallRefusedBoost times that (a heart there would bar the wall, SPEC 5).
+    int halved = 0, kept = 0, boosted = 0;
     over_hunt_turns(
         3, 577, 140,
         [&](const testing::BlindGame& g, const blind::View& v, Belief& belief,
             const Belief::Params& params, int since, Colour me) {
             const auto before = BlindSearch::hunt_values(belief, since, v.position(), me, 1.0, {});
+            Bitboard weighed_up = 0;  // by an earlier turn's refusal of our wall
+            for (int sq = 0; sq < kCells; ++sq)
+                if (belief.wall_refused(Cell(sq)) >= std::max(since, 0))
+                    weighed_up |= bit(Cell(sq));
             blind::View refused = v;
             if (refuse_illegal(refused, g.pos, 3) == 0) return;
             REQUIRE(belief.update(refused, params, [] { return true; }));
             const auto after = BlindSearch::hunt_values(belief, since, v.position(), me, 1.0, {});
             std::array<int, kCells> k{};
-            for (Move m : refused.refused())
-                if (m.kind() == Move::Normal) ++k[m.to()];
+            Bitboard walled = 0;
+            for (Move m : refused.refused()) {
+                if (m.kind() != Move::Normal) continue;
+                ++k[m.to()];
+                if (man_type(v.position().man_on(m.from())) == WALL)
+                    walled |= bit(m.to()) | geo::neighbours(m.to());
+            }
             for (int sq = 0; sq < kCells; ++sq) {
                 const std::size_t i = std::size_t(sq);
                 CAPTURE(geo::cell_name(Cell(sq)));
-                const double bound = before[i] * std::pow(0.5, k[i]);
+                const double boost =
+                    test(walled & ~weighed_up, Cell(sq)) ? BlindSearch::kWallRefusedBoost : 1;
+                const double bound = before[i] * std::pow(0.5, k[i]) * boost;
                 CHECK(after[i] <= bound + 1e-12);
                 if (k[i] == 0) {
-                    CHECK(after[i] == doctest::Approx(before[i]));
-                    kept += before[i] > 0;
+                    CHECK(after[i] == doctest::Approx(bound));
+                    kept += before[i] > 0 && boost == 1;
+                    boosted += before[i] > 0 && boost > 1;
                 } else if (after[i] > 0) {
                     CHECK(after[i] == doctest::Approx(bound));
                     ++halved;
                 }
             }
         });
-    MESSAGE(halved << " refused cells halved, " << kept << " cells kept");
+    MESSAGE(halved << " refused cells halved, " << kept << " cells kept, " << boosted
+                   << " beside a refused wall weighed up");
     CHECK(halved > 5);
     CHECK(kept > 100);
+    CHECK(boosted > 0);
 }
 
 namespace {
