@@ -97,7 +97,12 @@ int BlindSearch::explore_since(const Belief& belief, const blind::View& view) {
                     break;
                 }
             }
-            bound = std::min(window, last + 1);
+            // A hunt kLongHunt plies old casts doubt on that: the boards may have lost a
+            // carrier still in play, and the cells our men left just before it carried the
+            // heart there would stay ruled out for good (issue 28's forty-ninth round).
+            const bool long_hunt =
+                belief.hunt_from() >= 0 && belief.observed() - belief.hunt_from() >= kLongHunt;
+            if (!long_hunt) bound = std::min(window, last + 1);
         }
         since = std::max(since, bound);
     }

@@ -141,7 +141,10 @@ class BlindSearch {
     /// where that is sure. An opponent with no carrier on any of the belief's boards has had
     /// its heart alone, never moving (SPEC 4), since the last ply that could have taken a man
     /// of its: our own captures, and the plies of any third player (unseen, SPEC 25); so
-    /// for it the bound is the observation after that ply, when it is earlier. The latest of
+    /// for it the bound is the observation after that ply, when it is earlier, until the hunt
+    /// (Belief::hunt_from) is kLongHunt plies old: the boards may have lost a carrier still in
+    /// play, and a cell our men left just before that carrier brought the heart there would
+    /// stay ruled out for good (issue 28's forty-ninth round). The latest of
     /// the opponents' bounds (a cell is unexplored while some opponent's heart may stand on
     /// it). Negative before the kExploreWindow-th ply unless a bound is earlier.
     static int explore_since(const Belief& belief, const blind::View& view);
