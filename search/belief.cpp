@@ -712,6 +712,13 @@ void Belief::note_refused_cells(const blind::View& view) {
     }
 }
 
+Bitboard Belief::wall_refused_since(int since) const {
+    Bitboard cells = 0;
+    for (int sq = 0; sq < kCells; ++sq)
+        if (wall_refused_[std::size_t(sq)] >= std::max(since, 0)) cells |= bit(Cell(sq));
+    return cells;
+}
+
 int Belief::refused_on(Cell sq, int since) const {
     int n = 0;
     for (const Refusals& r : refusals_)

@@ -110,6 +110,8 @@ class Belief {
     /// The hunt weighs such a cell up and leaves it to the other men
     /// (BlindSearch::hunt_values, HuntTour).
     int wall_refused(Cell sq) const { return wall_refused_[sq]; }
+    /// The cells whose wall_refused() is `since` or later (and not -1), as a bitboard.
+    Bitboard wall_refused_since(int since) const;
     /// The first observation of the hunt: the stretch of observations, up to the last one
     /// read, at which half of the boards or more held an opposing heart standing alone
     /// (SPEC 4), counted after each opponent's ply and at the end of each update(); -1 when

@@ -165,6 +165,7 @@ std::array<double, kCells> BlindSearch::hunt_values(const Belief& belief, int si
     // A cell where an opposing man took ours: its taker may have brought its heart there.
     for (int sq = 0; sq < kCells; ++sq)
         if (belief.seen(Cell(sq)) >= 0) home[std::size_t(sq)] = 1.0;
+    const Bitboard wall_refused = belief.wall_refused_since(since);
     std::array<double, kCells> value{};
     for (int sq = 0; sq < kCells; ++sq) {
         const double boards = 0.5 * std::min(1.0, held[std::size_t(sq)] / kHeldFull) *
@@ -184,8 +185,7 @@ std::array<double, kCells> BlindSearch::hunt_values(const Belief& belief, int si
         if (const int r = belief.refused_on(Cell(sq), since))
             value[std::size_t(sq)] *= std::pow(kRefusedDecay, std::min(r, 30));
         // A wall's refused proposal beside the cell: a heart there would bar it (SPEC 5).
-        if (const int w = belief.wall_refused(Cell(sq)); w >= 0 && w >= since)
-            value[std::size_t(sq)] *= kWallRefusedBoost;
+        if (test(wall_refused, Cell(sq))) value[std::size_t(sq)] *= kWallRefusedBoost;
     }
     return value;
 }
@@ -628,11 +628,7 @@ std::map<std::uint32_t, double> BlindSearch::hunt_novelty(
     for (double& h : hunt.held) h *= odds;
     const int since = explore_since(belief_, view);
     const auto value = hunt_values(belief_, since, v, us, hunt.lone, hunt.held);
-    Bitboard wall_blind = 0;
-    for (int sq = 0; sq < kCells; ++sq)
-        if (const int w = belief_.wall_refused(Cell(sq)); w >= 0 && w >= since)
-            wall_blind |= bit(Cell(sq));
-    HuntTour tour(value, v, us, wall_blind);
+    HuntTour tour(value, v, us, belief_.wall_refused_since(since));
     for (Move m : proposals)
         if (const double e = tour.gain(m) + kProbeWeight * tour.probe(m); e > 0)
             novel[m.raw()] = hunt.lone * e;

@@ -1112,7 +1112,8 @@ TEST_CASE("blind search: each refusal of a proposal to a cell halves the hunt's 
         [&](const testing::BlindGame& g, const blind::View& v, Belief& belief,
             const Belief::Params& params, int since, Colour me) {
             const auto before = BlindSearch::hunt_values(belief, since, v.position(), me, 1.0, {});
-            Bitboard weighed_up = 0;  // by an earlier turn's refusal of our wall
+            // Weighed up already, by an earlier turn's refusal of our wall.
+            Bitboard weighed_up = 0;
             for (int sq = 0; sq < kCells; ++sq)
                 if (belief.wall_refused(Cell(sq)) >= std::max(since, 0))
                     weighed_up |= bit(Cell(sq));
