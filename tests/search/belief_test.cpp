@@ -1113,10 +1113,7 @@ TEST_CASE("blind search: each refusal of a proposal to a cell halves the hunt's 
             const Belief::Params& params, int since, Colour me) {
             const auto before = BlindSearch::hunt_values(belief, since, v.position(), me, 1.0, {});
             // Weighed up already, by an earlier turn's refusal of our wall.
-            Bitboard weighed_up = 0;
-            for (int sq = 0; sq < kCells; ++sq)
-                if (belief.wall_refused(Cell(sq)) >= std::max(since, 0))
-                    weighed_up |= bit(Cell(sq));
+            const Bitboard weighed_up = belief.wall_refused_since(since);
             blind::View refused = v;
             if (refuse_illegal(refused, g.pos, 3) == 0) return;
             REQUIRE(belief.update(refused, params, [] { return true; }));
