@@ -72,6 +72,27 @@ int BlindSearch::weigh(int score) {
     return std::clamp(score, -1000, 1000);
 }
 
+namespace {
+
+/// Whether the opponent surely has no carrier left in the two-player view `view` after its
+/// first `observed` observations: our moves among them took as many men as its set holds
+/// besides its walls (kSetSize; walls are never taken, SPEC 3, and carry nothing but under Kinta,
+/// SPEC 26), so it has only walls. In three players the others' captures go untold (SPEC 25)
+/// and men change hands with a heart, so never there. Raises nothing.
+bool no_carrier_for_sure(const blind::View& view, int observed) {
+    const Position& v = view.position();
+    if (v.players() != 2 || v.is_carrier_type(WALL)) return false;
+    const auto& history = view.history();
+    int taken = 0;
+    for (int j = 0; j < std::min<int>(observed, int(history.size())); ++j) {
+        const blind::Observation& o = history[std::size_t(j)];
+        taken += o.kind == blind::Observation::Kind::Own && o.took == blind::Observation::Took::Man;
+    }
+    return taken >= kSetSize - kSetCount[WALL];
+}
+
+}  // namespace
+
 int BlindSearch::explore_since(const Belief& belief, const blind::View& view) {
     const int window = belief.observed() - kExploreWindow;
     const Position& v = view.position();
@@ -100,8 +121,10 @@ int BlindSearch::explore_since(const Belief& belief, const blind::View& view) {
             // A hunt kLongHunt plies old casts doubt on that: the boards may have lost a
             // carrier still in play, and the cells our men left just before it carried the
             // heart there would stay ruled out for good (issue 28's forty-ninth round).
-            const bool long_hunt =
-                belief.hunt_from() >= 0 && belief.observed() - belief.hunt_from() >= kLongHunt;
+            // No doubt when c can only have walls left: no carrier has been lost.
+            const bool long_hunt = belief.hunt_from() >= 0 &&
+                                   belief.observed() - belief.hunt_from() >= kLongHunt &&
+                                   !no_carrier_for_sure(view, belief.observed());
             if (!long_hunt) bound = std::min(window, last + 1);
         }
         since = std::max(since, bound);

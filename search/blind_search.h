@@ -144,7 +144,10 @@ class BlindSearch {
     /// for it the bound is the observation after that ply, when it is earlier, until the hunt
     /// (Belief::hunt_from) is kLongHunt plies old: the boards may have lost a carrier still in
     /// play, and a cell our men left just before that carrier brought the heart there would
-    /// stay ruled out for good (issue 28's forty-ninth round). The latest of
+    /// stay ruled out for good (issue 28's forty-ninth round); but never when our captures
+    /// have taken every man of its set but the walls (two players, SPEC 3): then it surely has
+    /// no carrier (issue 28's fiftieth round: the forty-ninth round's one draw from the start
+    /// had the walls alone left, and the doubt re-opened cells ruled out). The latest of
     /// the opponents' bounds (a cell is unexplored while some opponent's heart may stand on
     /// it). Negative before the kExploreWindow-th ply unless a bound is earlier.
     static int explore_since(const Belief& belief, const blind::View& view);

@@ -789,22 +789,27 @@ TEST_CASE(
     "blind search: once the opponent has no carrier, every cell stood on since our last capture is "
     "ruled out") {
     // BlindSearch::explore_since against the truth: we capture every opposing man we can (a
-    // heart never, so that the game goes on), the opponent plays at random; at our turns
-    // where the bound reaches back past the window (no board holds an opposing carrier), the
-    // opponent's true lone heart must stand on a cell none of our men stood on since. Once the
-    // hunt is BlindSearch::kLongHunt plies old the bound is the window's (the boards may have
-    // lost a carrier still in play, issue 28's forty-ninth round).
-    int applied = 0, earlier = 0, long_hunts = 0;
-    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    // heart never, so that the game goes on; in half the games never a knight either), the
+    // opponent plays at random; at our turns where the bound reaches back past the window (no
+    // board holds an opposing carrier), the opponent's true lone heart must stand on a cell
+    // none of our men stood on since. Once the hunt is BlindSearch::kLongHunt plies old the
+    // bound is the window's (the boards may have lost a carrier still in play, issue 28's
+    // forty-ninth round), unless the opponent has only its wall left (our captures took
+    // every other man of its set: surely no carrier, the fiftieth round).
+    int applied = 0, earlier = 0, long_hunts = 0, walls_only_turns = 0;
+    for (std::uint64_t seed = 1; seed <= 8; ++seed) {
         const Colour me = Colour(seed % 2);
+        const bool spare_knights = seed > 4;
         testing::BlindGame g(2, blind_rules(), seed * 577, 400);
-        g.chooser = [me](const Position& p, const MoveList& legal) {
+        g.chooser = [me, spare_knights](const Position& p, const MoveList& legal) {
             if (p.to_move() != me || p.phase() != Phase::Play) return Move();
             std::vector<Move> quiet;
             for (Move m : legal) {
                 if (p.heart_victim(m) != NO_COLOUR) continue;
-                if (p.man_on(m.to()) != kNoMan) return m;  // a capture of a man, the first
-                quiet.push_back(m);
+                const Man taken = p.man_on(m.to());
+                if (taken != kNoMan && !(spare_knights && man_type(taken) == KNIGHT))
+                    return m;  // a capture of a man, the first
+                if (taken == kNoMan) quiet.push_back(m);
             }
             return quiet.empty() ? Move() : quiet[std::size_t(p.ply()) % quiet.size()];
         };
@@ -814,16 +819,22 @@ TEST_CASE(
             g, me, belief, params, [] {},
             [&](const blind::View& v) {
                 const int since = BlindSearch::explore_since(belief, v);
+                const Colour them = Colour(1 - me);
+                // Walls alone left (the truth's): surely no carrier, so no doubt.
+                const bool walls_only = g.pos.pieces(them) == g.pos.pieces(them, WALL);
                 if (belief.hunt_from() >= 0 &&
-                    belief.observed() - belief.hunt_from() >= BlindSearch::kLongHunt) {
+                    belief.observed() - belief.hunt_from() >= BlindSearch::kLongHunt &&
+                    !walls_only) {
                     CHECK(since == belief.observed() - BlindSearch::kExploreWindow);
                     ++long_hunts;
                     return;
                 }
                 if (since >= belief.observed() - BlindSearch::kExploreWindow) return;
                 ++applied;
+                walls_only_turns +=
+                    walls_only && belief.hunt_from() >= 0 &&
+                    belief.observed() - belief.hunt_from() >= BlindSearch::kLongHunt;
                 earlier += belief.observed() - BlindSearch::kExploreWindow - since;
-                const Colour them = Colour(1 - me);
                 const Cell h = g.pos.heart(them);
                 REQUIRE(h != NO_CELL);
                 if (g.pos.man_on(h) != kNoMan) return;  // carried: the boards were wrong
@@ -832,9 +843,12 @@ TEST_CASE(
             });
     }
     MESSAGE("turns with the bound before the window "
-            << applied << ", by " << earlier << " plies in all; in a long hunt " << long_hunts);
+            << applied << ", by " << earlier << " plies in all; in a long hunt " << long_hunts
+            << "; of those before the window, in a long hunt with walls alone left "
+            << walls_only_turns);
     CHECK(applied > 20);
     CHECK(long_hunts > 0);
+    CHECK(walls_only_turns > 0);
 }
 
 TEST_CASE("blind search: the hunt's home prior weighs the cells where lone hearts stand") {
