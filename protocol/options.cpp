@@ -137,8 +137,8 @@ void add_blind_options(std::vector<Option>& t) {
             {"BlindDanger", [](BP& p) -> int& { return p.danger_cp; }, 0, 20000,
              "Blind: centi-pawns against leaving the heart open on every board"},
             {"BlindApproach", [](BP& p) -> int& { return p.approach_cp; }, 0, 20000,
-             "Blind: centi-pawns against letting an opponent step, unseen, onto a cell from "
-             "which it takes the heart next, on every board"},
+             "Blind: centi-pawns against each move (up to 4 a board) by which an opponent "
+             "steps, unseen, onto a cell from which it takes the heart next, on every board"},
             {"BlindThreat", [](BP& p) -> int& { return p.threat_cp; }, 0, 20000,
              "Blind: centi-pawns for threatening a heart on every board"},
             {"BlindExplore", [](BP& p) -> int& { return p.explore_cp; }, 0, 20000,

@@ -221,9 +221,14 @@ double BlindSearch::reset_urgency(const Position& v) {
 }
 
 bool BlindSearch::heart_approached(Position& b, Colour us) {
+    return heart_approaches(b, us, 1) > 0;
+}
+
+int BlindSearch::heart_approaches(Position& b, Colour us, int most) {
     const Cell h = b.heart(us);
     const Colour them = b.to_move();
-    if (h == NO_CELL || them == us || !b.is_in(them)) return false;
+    if (h == NO_CELL || them == us || !b.is_in(them) || most <= 0) return 0;
+    int n = 0;
     // Empty-board paths first (they are symmetric: a cell from which a man of type t reaches
     // the heart is one of the heart's destinations for t), then the rules on the board.
     const Bitboard empty = ~b.occupied() & ~bit(h) & ~b.zones(us);
@@ -242,11 +247,11 @@ bool BlindSearch::heart_approached(Position& b, Colour us) {
                 b.do_move(m);
                 const bool takes = test(heart_attack_lines(b, us, them), c);
                 b.undo_move();
-                if (takes) return true;
+                if (takes && ++n >= most) return n;
             }
         }
     }
-    return false;
+    return n;
 }
 
 BlindSearch::~BlindSearch() {
@@ -282,7 +287,8 @@ namespace {
 struct Share {
     int n = 0, legal = 0, win = 0, danger = 0, threat = 0;
     int capture = 0;  ///< boards where it takes a man (not a heart): the move count starts again
-    /// boards where our heart, not open now, can be approached (BlindSearch::heart_approached)
+    /// the opponent's moves that approach our heart, not open now, summed over the boards,
+    /// up to BlindSearch::kApproachMost a board (BlindSearch::heart_approaches)
     int approach = 0;
 };
 
@@ -326,8 +332,8 @@ std::map<std::uint32_t, Share> belief_shares(const Belief& belief,
             if (!b.game_over() && b.heart(us) != NO_CELL) {
                 if (heart_attacked(b, us))
                     ++sh.danger;
-                else if (BlindSearch::heart_approached(b, us))
-                    ++sh.approach;
+                else
+                    sh.approach += BlindSearch::heart_approaches(b, us, BlindSearch::kApproachMost);
             }
             // A threat: after it we could take an opposing heart on our next move.
             for (int c = 0; c < b.players(); ++c)

@@ -18,7 +18,7 @@
 //     x its worst there, less 80 cp x the share of boards where it would be refused (a
 //     refusal costs clock time and tells the opponents nothing, but tells us little either),
 //     with the belief's shares (takes a heart, threatens one, leaves ours open, lets an
-//     opposing man step where it takes ours next: heart_approached), the exposure
+//     opposing man step where it takes ours next: heart_approaches), the exposure
 //     of our heart and the hunt's exploration weighed by Params. Scores are the mover's,
 //     centi-pawns clamped to +-1000; a heart capture counts 1200 less its distance in plies
 //     (a later capture of a lone opposing heart as the board's best score without one, other
@@ -60,12 +60,14 @@ class BlindSearch {
         /// share of the belief's boards where it does; wins and threats also by
         /// Belief::heart_odds(), as is the hunt's trust in the boards).
         int win_cp = 3000, danger_cp = 3000, threat_cp = 1000;
-        /// Centi-pawns against a proposal after which the opponent to move can step onto an
-        /// empty cell from which it takes our heart next (heart_approached), on every board
-        /// (scaled by the share of the belief's boards where it can and our heart is not
-        /// open already): the random mover plays such a move by chance and, unseen, takes
-        /// the heart a few turns later (issue 28's forty-second round: a knight jumping onto
-        /// `i56` or `i45` from the opponent's own row made half the expected heart losses).
+        /// Centi-pawns against a proposal for each move by which the opponent to move can
+        /// step onto an empty cell from which it takes our heart next (heart_approaches, up
+        /// to kApproachMost a board), on every board (scaled by the mean count over the
+        /// belief's boards where our heart is not open already): the random mover plays such
+        /// a move by chance, the likelier the more there are, and, unseen, takes the heart a
+        /// few turns later (issue 28's forty-second round: a knight jumping onto `i56` or
+        /// `i45` from the opponent's own row made half the expected heart losses; counted by
+        /// moves, not boards, since the fiftieth round).
         int approach_cp = 1000;
         /// The hunt for a lone heart (it never moves, SPEC 4, and the boards may all miss its
         /// cell): centi-pawns for a move that saves one move of the sweep over the hunt's
@@ -99,6 +101,16 @@ class BlindSearch {
     /// False when us has no heart. `b` is changed and restored (do_move and undo_move).
     /// Raises nothing.
     static bool heart_approached(Position& b, Colour us);
+    /// The opponent's moves of heart_approached() in `b`, counted by (from, to) pairs (taking
+    /// the mover's own heart along or not is one) up to `most` (0 when us has no heart or
+    /// most <= 0). `b` is changed and restored. Raises nothing.
+    static int heart_approaches(Position& b, Colour us, int most);
+    /// Step 2b's most approaches counted on one board (Params::approach_cp each): the chance
+    /// that the random mover approaches grows with their number. Against the count of 1 (a
+    /// board either has an approach or not), 4 left the heart losses expected from the
+    /// random player's choice at 0.84% of 800 games from the start against 1.15% of 2,800
+    /// (z -2.23), 2 at 0.92%, the hunts as long (issue 28's fiftieth round, docs/search.md).
+    static constexpr int kApproachMost = 4;
     static constexpr int kExploreWindow = 40;
     /// Step 2's depth on a clock: each candidate's search alone on a board stops there. Until
     /// issue 28's forty-sixth round the searcher's forced-move stop (a root of one move ends

@@ -989,9 +989,10 @@ TEST_CASE(
     // other player in whose heart is not attacked: BlindSearch::heart_approached is true
     // exactly when one of the mover's legal moves ends on an empty cell (no man, not that
     // heart's) and, after it, the man there can take that heart (heart_attack_lines: the
-    // cells of the men that can take it now, found by the move generator itself). The
+    // cells of the men that can take it now, found by the move generator itself), and
+    // BlindSearch::heart_approaches counts such moves' (from, to) pairs up to its `most`. The
     // position is left as it was.
-    int approached = 0, positions = 0;
+    int approached = 0, positions = 0, several = 0;
     for (int players : {2, 3}) {
         for (std::uint64_t seed = 1; seed <= 40; ++seed) {
             testing::BlindGame g(players, blind_rules(), seed * 7919, 240);
@@ -1006,20 +1007,28 @@ TEST_CASE(
                     if (us == them || !p.is_in(us) || p.heart(us) == NO_CELL ||
                         heart_attacked(p, us))
                         continue;
-                    bool brute = false;
+                    // The (from, to) pairs of such moves (carrying the mover's heart along or
+                    // not is one approach).
+                    std::set<std::pair<int, int>> pairs;
                     for (Move m : legal) {
                         if (m.kind() != Move::Normal || test(p.occupied(), m.to()) ||
                             m.to() == p.heart(us))
                             continue;
                         p.do_move(m);
-                        brute = brute || test(heart_attack_lines(p, us, them), m.to());
+                        if (test(heart_attack_lines(p, us, them), m.to()))
+                            pairs.emplace(int(m.from()), int(m.to()));
                         p.undo_move();
                     }
+                    const bool brute = !pairs.empty();
                     const std::uint64_t key = p.key();
                     CAPTURE(p.fen());
                     CAPTURE(int(us));
                     CHECK(BlindSearch::heart_approached(p, us) == brute);
+                    CHECK(BlindSearch::heart_approaches(p, us, 1000) == int(pairs.size()));
+                    CHECK(BlindSearch::heart_approaches(p, us, 2) ==
+                          std::min<int>(2, int(pairs.size())));
                     CHECK(p.key() == key);
+                    several += pairs.size() >= 2;
                     approached += brute;
                     ++positions;
                 }
@@ -1027,8 +1036,10 @@ TEST_CASE(
         }
     }
     CHECK(approached > 20);  // the games hold approaches
+    CHECK(several > 5);      // and positions with several (heart_approaches counts them)
     CHECK(approached < positions);
-    MESSAGE(positions << " positions, " << approached << " with an approach");
+    MESSAGE(positions << " positions, " << approached << " with an approach, " << several
+                      << " with two or more");
 }
 
 TEST_CASE("blind search: the hunt trusts a cell the boards hold by how many hold it") {
