@@ -108,8 +108,9 @@ class BlindSearch {
     /// Step 2b's most approaches counted on one board (Params::approach_cp each): the chance
     /// that the random mover approaches grows with their number. Against the count of 1 (a
     /// board either has an approach or not), 4 left the heart losses expected from the
-    /// random player's choice at 0.84% of 800 games from the start against 1.15% of 2,800
-    /// (z -2.23), 2 at 0.92%, the hunts as long (issue 28's fiftieth round, docs/search.md).
+    /// random player's choice at 0.90% of 2,000 games from the start against 1.15% of 4,000
+    /// (z -2.51), 2 at 0.88% of 1,200, the hunts as long (issue 28's fiftieth round,
+    /// docs/search.md).
     static constexpr int kApproachMost = 4;
     static constexpr int kExploreWindow = 40;
     /// Step 2's depth on a clock: each candidate's search alone on a board stops there. Until

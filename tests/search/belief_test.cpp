@@ -822,18 +822,17 @@ TEST_CASE(
                 const Colour them = Colour(1 - me);
                 // Walls alone left (the truth's): surely no carrier, so no doubt.
                 const bool walls_only = g.pos.pieces(them) == g.pos.pieces(them, WALL);
-                if (belief.hunt_from() >= 0 &&
-                    belief.observed() - belief.hunt_from() >= BlindSearch::kLongHunt &&
-                    !walls_only) {
+                const bool long_hunt =
+                    belief.hunt_from() >= 0 &&
+                    belief.observed() - belief.hunt_from() >= BlindSearch::kLongHunt;
+                if (long_hunt && !walls_only) {
                     CHECK(since == belief.observed() - BlindSearch::kExploreWindow);
                     ++long_hunts;
                     return;
                 }
                 if (since >= belief.observed() - BlindSearch::kExploreWindow) return;
                 ++applied;
-                walls_only_turns +=
-                    walls_only && belief.hunt_from() >= 0 &&
-                    belief.observed() - belief.hunt_from() >= BlindSearch::kLongHunt;
+                walls_only_turns += long_hunt && walls_only;
                 earlier += belief.observed() - BlindSearch::kExploreWindow - since;
                 const Cell h = g.pos.heart(them);
                 REQUIRE(h != NO_CELL);
