@@ -91,6 +91,12 @@ bool no_carrier_for_sure(const blind::View& view, int observed) {
     return taken >= kSetSize - kSetCount[WALL];
 }
 
+/// Whether the hunt (Belief::hunt_from) is BlindSearch::kLongHunt plies old or more.
+bool long_hunt(const Belief& belief) {
+    return belief.hunt_from() >= 0 &&
+           belief.observed() - belief.hunt_from() >= BlindSearch::kLongHunt;
+}
+
 }  // namespace
 
 int BlindSearch::explore_since(const Belief& belief, const blind::View& view) {
@@ -122,10 +128,8 @@ int BlindSearch::explore_since(const Belief& belief, const blind::View& view) {
             // carrier still in play, and the cells our men left just before it carried the
             // heart there would stay ruled out for good (issue 28's forty-ninth round).
             // No doubt when c can only have walls left: no carrier has been lost.
-            const bool long_hunt = belief.hunt_from() >= 0 &&
-                                   belief.observed() - belief.hunt_from() >= kLongHunt &&
-                                   !no_carrier_for_sure(view, belief.observed());
-            if (!long_hunt) bound = std::min(window, last + 1);
+            const bool doubt = long_hunt(belief) && !no_carrier_for_sure(view, belief.observed());
+            if (!doubt) bound = std::min(window, last + 1);
         }
         since = std::max(since, bound);
     }
@@ -143,9 +147,7 @@ int last_stood(const Belief& belief, Cell sq) {
 /// Whether the hunt is BlindSearch::kLongHunt plies old or more and one of our men stood on
 /// `sq` since it began: most likely after the heart was left, not before.
 bool stood_in_long_hunt(const Belief& belief, Cell sq) {
-    const int from = belief.hunt_from();
-    return from >= 0 && belief.observed() - from >= BlindSearch::kLongHunt &&
-           last_stood(belief, sq) >= from;
+    return long_hunt(belief) && last_stood(belief, sq) >= belief.hunt_from();
 }
 
 /// BlindSearch::exploration of a move to `sq`.
