@@ -222,10 +222,6 @@ double BlindSearch::reset_urgency(const Position& v) {
     return std::clamp(double(v.halfmove() - (limit - window)) / window, 0.0, 1.0);
 }
 
-bool BlindSearch::heart_approached(Position& b, Colour us) {
-    return heart_approaches(b, us, 1) > 0;
-}
-
 int BlindSearch::heart_approaches(Position& b, Colour us, int most) {
     const Cell h = b.heart(us);
     const Colour them = b.to_move();

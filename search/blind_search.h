@@ -94,16 +94,13 @@ class BlindSearch {
     /// of them in two players; in three, not those between the two others, so there its count
     /// (and this) may run ahead of the whole position's.
     static double reset_urgency(const Position& v);
-    /// Whether the player to move in `b` (a whole position in play; an opponent of `us`) has
-    /// a legal move onto an empty cell (no man, not our heart's, outside our zones) from which,
-    /// after it, the man that moved can take `us`'s heart (heart_attack_lines, SPEC 4): a
-    /// threat two of its plies deep, which a blind player cannot see coming.
-    /// False when us has no heart. `b` is changed and restored (do_move and undo_move).
-    /// Raises nothing.
-    static bool heart_approached(Position& b, Colour us);
-    /// The opponent's moves of heart_approached() in `b`, counted by (from, to) pairs (taking
-    /// the mover's own heart along or not is one) up to `most` (0 when us has no heart or
-    /// most <= 0). `b` is changed and restored. Raises nothing.
+    /// The approaches to `us`'s heart in `b` (a whole position in play; the player to move an
+    /// opponent of `us`): its legal moves onto an empty cell (no man, not our heart's, outside
+    /// our zones) from which, after it, the man that moved can take the heart
+    /// (heart_attack_lines, SPEC 4), a threat two of its plies deep that a blind player cannot
+    /// see coming. Counted by (from, to) pairs (taking the mover's own heart along or not is
+    /// one), up to `most`; 0 when us has no heart or most <= 0 (`most` 1 asks only whether
+    /// there is one). `b` is changed and restored (do_move and undo_move). Raises nothing.
     static int heart_approaches(Position& b, Colour us, int most);
     /// Step 2b's most approaches counted on one board (Params::approach_cp each): the chance
     /// that the random mover approaches grows with their number. Against the count of 1 (a

@@ -985,12 +985,11 @@ TEST_CASE("blind search: the move-count draw's urgency follows the plies without
 TEST_CASE(
     "blind search: an approach is a step onto an empty cell from which that man takes the heart") {
     // Over random blind games of two and three players, at each position in play and for each
-    // other player in whose heart is not attacked: BlindSearch::heart_approached is true
-    // exactly when one of the mover's legal moves ends on an empty cell (no man, not that
-    // heart's) and, after it, the man there can take that heart (heart_attack_lines: the
-    // cells of the men that can take it now, found by the move generator itself), and
-    // BlindSearch::heart_approaches counts such moves' (from, to) pairs up to its `most`. The
-    // position is left as it was.
+    // other player in whose heart is not attacked: BlindSearch::heart_approaches with `most`
+    // 1 is 1 exactly when one of the mover's legal moves ends on an empty cell (no man, not
+    // that heart's) and, after it, the man there can take that heart (heart_attack_lines: the
+    // cells of the men that can take it now, found by the move generator itself), and it
+    // counts such moves' (from, to) pairs up to its `most`. The position is left as it was.
     int approached = 0, positions = 0, several = 0;
     for (int players : {2, 3}) {
         for (std::uint64_t seed = 1; seed <= 40; ++seed) {
@@ -1022,7 +1021,7 @@ TEST_CASE(
                     const std::uint64_t key = p.key();
                     CAPTURE(p.fen());
                     CAPTURE(int(us));
-                    CHECK(BlindSearch::heart_approached(p, us) == brute);
+                    CHECK(BlindSearch::heart_approaches(p, us, 1) == int(brute));
                     CHECK(BlindSearch::heart_approaches(p, us, 1000) == int(pairs.size()));
                     CHECK(BlindSearch::heart_approaches(p, us, 2) ==
                           std::min<int>(2, int(pairs.size())));
