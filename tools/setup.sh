@@ -13,7 +13,7 @@
 # missing. Environment: KLINZHA_SKIP_SLOW=1 skips tests labelled `slow`;
 # KLINZHA_NO_SANITIZE=1 skips the clang ASan/UBSan build (and the fuzzers); KLINZHA_NO_FUZZ=1
 # only the fuzzers; KLINZHA_NO_TSAN=1 the ThreadSanitizer build (tools/fuzz.sh fuzzes longer).
-# The Release build is for this machine (-march=native: 6-8% more nodes a second than the
+# The Release build is for this machine (-march=native: 4-8% more nodes a second than the
 # x86-64-v2 baseline on the AMD EPYC of docs/search.md, the same nodes searched); set
 # KLINZHA_ARCH=x86-64-v2 (or empty, the compiler's default) for a build, or a package, that
 # other machines run.
