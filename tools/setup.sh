@@ -49,24 +49,25 @@ build() {  # build <dir> <cmake args...>
     cmake -S "$top" -B "$top/$dir" "$@" >&2
     cmake --build "$top/$dir" -j "$jobs" >&2
 }
+release() { build build/release -DCMAKE_BUILD_TYPE=Release -DKLINZHA_ARCH="$arch"; }
 
 cmd="${1:-run}"
 [ $# -gt 0 ] && shift
 if [ "$cmd" = test ]; then install_packages "${test_packages[@]}"; else install_packages; fi
 case "$cmd" in
     build)
-        build build/release -DCMAKE_BUILD_TYPE=Release -DKLINZHA_ARCH="$arch"
+        release
         ;;
     run)
-        build build/release -DCMAKE_BUILD_TYPE=Release -DKLINZHA_ARCH="$arch"
+        release
         exec "$top/build/release/klinzha" "$@"
         ;;
     gui)
-        build build/release -DCMAKE_BUILD_TYPE=Release -DKLINZHA_ARCH="$arch"
+        release
         exec "$top/build/release/klinzha-gui" "$@"
         ;;
     test)
-        build build/release -DCMAKE_BUILD_TYPE=Release -DKLINZHA_ARCH="$arch"
+        release
         label_args=()
         [ "${KLINZHA_SKIP_SLOW:-0}" = 1 ] && label_args=(-LE slow)
         (cd "$top/build/release" && ctest --output-on-failure -j "$jobs" "${label_args[@]}" "$@")
